@@ -1,0 +1,95 @@
+// The typed config: what `loadConfig` returns after ajv validated the YAML and the mapping resolved names.
+
+/** A secret is never written in the file: it is read from the environment when used. */
+export interface SecretRef {
+  readonly env: string;
+}
+
+export interface SourceConfig {
+  readonly name: string;
+  readonly kind: "git" | "file";
+  /** As written, e.g. `git+https://github.com` or `file:///srv/skills`. Never carries userinfo. */
+  readonly url: string;
+  /** Re-resolve branch/tag refs this often (ms); absent = never. */
+  readonly refreshMs?: number;
+  readonly auth?: { readonly username?: string | SecretRef; readonly password?: SecretRef };
+  readonly watch: boolean;
+}
+
+/** Where a plugin's tree comes from. */
+export type PluginAddress =
+  | {
+      readonly kind: "local";
+      /** Absolute path of the folder (resolved against the config file's directory). Internal only. */
+      readonly abs: string;
+      /** The address as the config wrote it: the fetch key. */
+      readonly written: string;
+    }
+  | {
+      readonly kind: "source";
+      readonly source: string;
+      /** Repository or folder path inside the source, e.g. `grafana/skills`. */
+      readonly path: string;
+      /** Subdirectory inside the fetch (`""` for the root). */
+      readonly subdir: string;
+      readonly ref?: string;
+      readonly written: string;
+    };
+
+export type Dialect = "auto" | "skillshelf" | "claude" | "copilot";
+
+export interface PluginConfig {
+  readonly name: string;
+  readonly address: PluginAddress;
+  readonly description: string;
+  readonly category?: string;
+  readonly tags: readonly string[];
+  readonly keywords: readonly string[];
+  readonly version?: string;
+  /** Absent = the convention (§3.1); `[]` = off. */
+  readonly skills?: readonly string[];
+  readonly prompts?: readonly string[];
+  readonly files?: readonly string[];
+  readonly dialect: Dialect;
+  readonly watch: boolean;
+}
+
+export interface PluginSelector {
+  readonly categories: readonly string[];
+  /** Each item is all-of its comma parts; items are any-of. */
+  readonly tags: readonly string[];
+}
+
+export interface LibraryConfig {
+  readonly name: string;
+  readonly description: string;
+  /** A repository holding a marketplace file. */
+  readonly source?: PluginAddress;
+  readonly plugins: readonly string[];
+  readonly pluginSelector?: PluginSelector;
+}
+
+export interface ScopeSpec {
+  readonly library?: string;
+  readonly categories?: readonly string[];
+  readonly tags?: readonly string[];
+}
+
+export interface ClientConfig {
+  readonly name: string;
+  readonly token: SecretRef;
+  readonly scope: ScopeSpec;
+  readonly admin: boolean;
+}
+
+export interface Config {
+  /** The config file as the user named it (for messages), or `null` for zero-config. */
+  readonly file: string | null;
+  readonly sources: readonly SourceConfig[];
+  readonly plugins: readonly PluginConfig[];
+  readonly libraries: readonly LibraryConfig[];
+  readonly clients: readonly ClientConfig[];
+  readonly anonymous: boolean;
+  readonly ttlMs: number;
+  readonly limits: { readonly fileBytes: number };
+}
