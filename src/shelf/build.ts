@@ -1,0 +1,238 @@
+// Pure: harvested plugins + library plans → one immutable shelf. No disk, no clock (the caller passes `built`).
+import { createHash } from "node:crypto";
+import type {
+  Dangling,
+  FetchReport,
+  HarvestedFile,
+  HarvestedPlugin,
+  HarvestedSkill,
+  Library,
+  LibraryConflict,
+  LibraryFile,
+  ServedFile,
+  Shelf,
+  Skill,
+} from "../model.js";
+import { mimeTypeFor } from "../resolve/media.js";
+import { auditCitations } from "./citations.js";
+import { hasPlaceholders, substitutePlaceholders } from "./placeholders.js";
+import { formatSkillAddress } from "./skill-address.js";
+
+export interface LibraryPlan {
+  readonly name: string;
+  readonly description: string;
+  /** Plugin ids in library order. */
+  readonly plugins: readonly string[];
+  readonly error?: string;
+  readonly skipped?: readonly { readonly plugin: string; readonly reason: string }[];
+}
+
+export interface BuildInput {
+  readonly generation: number;
+  readonly built: string;
+  readonly libraries: readonly LibraryPlan[];
+  readonly plugins: readonly HarvestedPlugin[];
+  readonly fetches: ReadonlyMap<string, FetchReport>;
+}
+
+export function buildShelf(input: BuildInput): Shelf {
+  const plugins = new Map(input.plugins.map((plugin) => [plugin.id, plugin]));
+  const libraries = new Map<string, Library>();
+  for (const plan of input.libraries) libraries.set(plan.name, buildLibrary(plan, plugins));
+  const dangling = new Map<string, readonly Dangling[]>();
+  const shelf: Shelf = {
+    generation: input.generation,
+    built: input.built,
+    libraries,
+    plugins,
+    dangling,
+    fetches: input.fetches,
+  };
+  // The audit resolves citations through the finished shelf, exactly as a client would (§3.6).
+  for (const [plugin, rows] of auditCitations(shelf)) dangling.set(plugin, rows);
+  return shelf;
+}
+
+export function sha256(bytes: Uint8Array): string {
+  return `sha256:${createHash("sha256").update(bytes).digest("hex")}`;
+}
+
+function buildLibrary(plan: LibraryPlan, plugins: ReadonlyMap<string, HarvestedPlugin>): Library {
+  const claims = new Claims(plan.name);
+  const served: string[] = [];
+  const conflicts: LibraryConflict[] = [];
+  const skillAddresses = new Set<string>();
+  for (const id of plan.plugins) {
+    const plugin = plugins.get(id);
+    if (plugin === undefined) continue;
+    for (const dir of plugin.skillDirs) skillAddresses.add(formatSkillAddress(dir).join("/"));
+    for (const skill of plugin.skills) skillAddresses.add(skill.address.join("/"));
+    const clash = claims.findClash(plugin);
+    if (clash === null) {
+      claims.claim(plugin);
+      served.push(id);
+    } else {
+      conflicts.push({ plugin: id, message: clash });
+    }
+  }
+
+  const skills = new Map<string, Skill>();
+  const files = new Map<string, LibraryFile>();
+  for (const id of served) {
+    const plugin = plugins.get(id) as HarvestedPlugin;
+    for (const skill of buildPluginSkills(plan.name, plugin)) skills.set(skill.address.join("/"), skill);
+    for (const file of plugin.libraryFiles) {
+      if (!files.has(file.path)) files.set(file.path, { plugin: id, path: file.path, file: serveFile(file) });
+    }
+  }
+  return {
+    name: plan.name,
+    description: plan.description,
+    plugins: plan.plugins,
+    served,
+    skills,
+    files,
+    skillAddresses,
+    conflicts,
+    ...(plan.error === undefined ? {} : { error: plan.error }),
+    skipped: plan.skipped ?? [],
+  };
+}
+
+/** The addresses plugins of one library have claimed, to drop a later plugin that overlaps (§3.7). */
+class Claims {
+  private readonly skills = new Map<string, string>();
+  private readonly files = new Map<string, string>();
+  /** Every proper ancestor directory of a claimed skill or file → the plugin that claimed it. */
+  private readonly ancestors = new Map<string, string>();
+
+  constructor(private readonly library: string) {}
+
+  findClash(plugin: HarvestedPlugin): string | null {
+    for (const skill of plugin.skills) {
+      const address = skill.address.join("/");
+      const same = this.skills.get(address) ?? this.files.get(address);
+      if (same !== undefined) return this.say(`${this.uri(address)}/SKILL.md is already served by plugin '${same}'`);
+      const inside = this.ancestors.get(address);
+      if (inside !== undefined) return this.say(`${this.uri(address)} would hold addresses plugin '${inside}' serves`);
+      const outer = this.owningSkill(address);
+      if (outer !== null) return this.say(`${this.uri(address)} lies inside skill ${this.uri(outer[0])} of plugin '${outer[1]}'`);
+    }
+    for (const file of plugin.libraryFiles) {
+      const same = this.files.get(file.path) ?? this.skills.get(file.path) ?? this.ancestors.get(file.path);
+      if (same !== undefined) return this.say(`${this.uri(file.path)} is already served by plugin '${same}'`);
+      const outer = this.owningSkill(file.path);
+      if (outer !== null) return this.say(`${this.uri(file.path)} lies inside skill ${this.uri(outer[0])} of plugin '${outer[1]}'`);
+    }
+    return null;
+  }
+
+  claim(plugin: HarvestedPlugin): void {
+    const paths: string[] = [];
+    for (const skill of plugin.skills) {
+      const address = skill.address.join("/");
+      this.skills.set(address, plugin.id);
+      paths.push(address);
+    }
+    for (const file of plugin.libraryFiles) {
+      this.files.set(file.path, plugin.id);
+      paths.push(file.path);
+    }
+    for (const path of paths) {
+      for (let end = path.indexOf("/"); end !== -1; end = path.indexOf("/", end + 1)) {
+        const ancestor = path.slice(0, end);
+        if (!this.ancestors.has(ancestor)) this.ancestors.set(ancestor, plugin.id);
+      }
+    }
+  }
+
+  /** The claimed skill whose address is a proper ancestor of `path`, as [address, plugin]. */
+  private owningSkill(path: string): [string, string] | null {
+    for (let end = path.indexOf("/"); end !== -1; end = path.indexOf("/", end + 1)) {
+      const owner = this.skills.get(path.slice(0, end));
+      if (owner !== undefined) return [path.slice(0, end), owner];
+    }
+    return null;
+  }
+
+  private uri(path: string): string {
+    return `skill://${this.library}/${path}`;
+  }
+
+  private say(reason: string): string {
+    return `dropped from library '${this.library}': ${reason}`;
+  }
+}
+
+function serveFile(file: HarvestedFile): ServedFile {
+  return {
+    size: file.size,
+    digest: file.digest,
+    mimeType: mimeTypeFor(file.path, file.text),
+    text: file.text,
+    ...(file.bytes === undefined ? {} : { bytes: file.bytes }),
+    disk: { path: file.path, abs: file.abs, size: file.size, mtimeMs: file.mtimeMs },
+  };
+}
+
+const UTF8 = new TextDecoder("utf-8");
+const ENCODER = new TextEncoder();
+
+/** SKILL.md as served in `library`: frontmatter verbatim, placeholders in the body substituted (§2.3). */
+function serveSkillMd(skill: HarvestedSkill, libraryUri: string, skillUri: string): ServedFile {
+  const raw = skill.skillMd.bytes;
+  const body = UTF8.decode(raw.subarray(skill.bodyOffset));
+  const base = serveFile(skill.skillMd);
+  if (!hasPlaceholders(body)) return { ...base, mimeType: "text/markdown", bytes: raw };
+  const served = concat(raw.subarray(0, skill.bodyOffset), ENCODER.encode(substitutePlaceholders(body, libraryUri, skillUri)));
+  return { ...base, mimeType: "text/markdown", bytes: served, size: served.byteLength, digest: sha256(served) };
+}
+
+function concat(head: Uint8Array, tail: Uint8Array): Uint8Array {
+  const out = new Uint8Array(head.byteLength + tail.byteLength);
+  out.set(head, 0);
+  out.set(tail, head.byteLength);
+  return out;
+}
+
+function buildPluginSkills(library: string, plugin: HarvestedPlugin): Skill[] {
+  const libraryUri = `skill://${library}`;
+  const skillMds = new Map<string, ServedFile>();
+  for (const skill of plugin.skills) {
+    skillMds.set(skill.dir, serveSkillMd(skill, libraryUri, `${libraryUri}/${skill.address.join("/")}`));
+  }
+  return plugin.skills.map((skill) => {
+    const uri = `${libraryUri}/${skill.address.join("/")}`;
+    const files = new Map<string, ServedFile>([["SKILL.md", skillMds.get(skill.dir) as ServedFile]]);
+    for (const file of skill.files) {
+      // A nested skill's SKILL.md is read through the nested skill (longest prefix), so the outer manifest
+      // must publish the nested skill's served bytes, not the raw file.
+      const nested = file.path.endsWith("/SKILL.md")
+        ? skillMds.get(joinPath(skill.dir, file.path.slice(0, -"/SKILL.md".length)))
+        : undefined;
+      files.set(file.path, nested ?? serveFile(file));
+    }
+    const paths = [...files.keys()].sort(compareCodeUnits);
+    return {
+      uri,
+      library,
+      plugin: plugin.id,
+      address: skill.address,
+      name: skill.name,
+      description: skill.description,
+      frontmatter: skill.frontmatter,
+      dir: skill.dir,
+      files,
+      paths,
+    };
+  });
+}
+
+function joinPath(dir: string, rest: string): string {
+  return dir === "" ? rest : `${dir}/${rest}`;
+}
+
+/** Code-unit order (`SKILL.md` before `assets/…`), not locale order. */
+export function compareCodeUnits(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}

@@ -1,0 +1,70 @@
+// §3.6: every citation in a served SKILL.md, resolved exactly as a client would; those that answer
+// *not found* are dangling. External URLs and in-page anchors are not citations.
+import type { Dangling, HarvestedSkill, Shelf, Skill } from "../model.js";
+import { FULL_SCOPE, resolve } from "../resolve/index.js";
+import { PLUGIN_ROOT, SKILL_DIR } from "./placeholders.js";
+
+const UTF8 = new TextDecoder("utf-8");
+
+/** `[text](target "title")` — the target is the first token inside the parentheses. */
+const MARKDOWN_LINK = /\]\(\s*<?([^)\s>]+)>?(?:\s+[^)]*)?\)/g;
+/** A placeholder path runs until whitespace or a character that closes Markdown or a quoted string. */
+const PLACEHOLDER_PATH = /\$\{CLAUDE_(?:SKILL_DIR|PLUGIN_ROOT)\}[^\s)\]"'`<>,;]*/g;
+const SCHEME = /^[a-z][a-z0-9+.-]*:/i;
+const FENCE = /^\s*(```|~~~)/;
+
+/** Dangling citations per plugin id, each skill's in citation order. */
+export function auditCitations(shelf: Shelf): Map<string, Dangling[]> {
+  const raw = new Map<string, HarvestedSkill>();
+  for (const plugin of shelf.plugins.values()) {
+    for (const skill of plugin.skills) raw.set(`${plugin.id}\0${skill.dir}`, skill);
+  }
+  const out = new Map<string, Dangling[]>();
+  for (const library of shelf.libraries.values()) {
+    for (const skill of library.skills.values()) {
+      const harvested = raw.get(`${skill.plugin}\0${skill.dir}`);
+      if (harvested === undefined) continue;
+      // Citations are reported as the author wrote them: the body before placeholder substitution.
+      const body = UTF8.decode(harvested.skillMd.bytes.subarray(harvested.bodyOffset));
+      for (const cites of findCitations(body)) {
+        const target = citationUri(skill, cites);
+        if (target === null || resolve(shelf, FULL_SCOPE, target).kind !== "notFound") continue;
+        const rows = out.get(skill.plugin) ?? [];
+        rows.push({ skill: `${skill.uri}/SKILL.md`, cites });
+        out.set(skill.plugin, rows);
+      }
+    }
+  }
+  return out;
+}
+
+/** Markdown link targets outside fenced code, then placeholder paths anywhere (code blocks included). */
+export function findCitations(body: string): string[] {
+  const found: string[] = [];
+  let fenced = false;
+  for (const line of body.split(/\r?\n/)) {
+    if (FENCE.test(line)) {
+      fenced = !fenced;
+    } else if (!fenced) {
+      for (const match of line.matchAll(MARKDOWN_LINK)) found.push(match[1] as string);
+    }
+    for (const match of line.matchAll(PLACEHOLDER_PATH)) found.push(match[0]);
+  }
+  return [...new Set(found)];
+}
+
+/** The URI a client would read for a citation, or null when it is not a citation (a URL, an anchor). */
+function citationUri(skill: Skill, cites: string): string | null {
+  const target = cites.replace(/[#?].*$/, "");
+  if (target === "" || cites.startsWith("#")) return null;
+  for (const [placeholder, base] of [[SKILL_DIR, skill.uri], [PLUGIN_ROOT, `skill://${skill.library}`]] as const) {
+    if (!target.startsWith(placeholder)) continue;
+    const rest = target.slice(placeholder.length);
+    // `cd ${CLAUDE_SKILL_DIR}` names a directory to work in, not a file to read.
+    return rest === "" || rest === "/" ? null : base + rest;
+  }
+  if (target.startsWith("skill://")) return target;
+  if (SCHEME.test(target) || target.startsWith("/") || target.startsWith("//")) return null;
+  // Relative to the skill's SKILL.md; the resolver normalises `..` and clamps at the library.
+  return `${skill.uri}/${target}`;
+}

@@ -1,0 +1,109 @@
+// The operator's report (§10), computed from a shelf: pure, so `check --json` and `GET /health` agree.
+import type { Shelf } from "../model.js";
+
+export interface LibraryHealth {
+  description: string;
+  plugins: string[];
+  skills: number;
+  prompts: number;
+  files: number;
+  error?: string;
+  skipped?: { plugin: string; reason: string }[];
+  conflicts?: Record<string, string>;
+}
+
+export interface PluginHealth {
+  status: "ok" | "failed";
+  fetch: string;
+  root: string;
+  category?: string;
+  tags: string[];
+  keywords: string[];
+  version?: string;
+  libraries: string[];
+  skills: number;
+  prompts: number;
+  files: number;
+  skipped?: { path: string; reason: string }[];
+  dangling?: { skill: string; cites: string }[];
+  error?: string;
+}
+
+export interface HealthReport {
+  status: "ok" | "degraded";
+  generation: number;
+  built: string;
+  skills: number;
+  prompts: number;
+  libraries: Record<string, LibraryHealth>;
+  plugins: Record<string, PluginHealth>;
+  fetches: Record<string, { status: "ok" | "stale" | "failed"; built?: string; watch?: string; error?: string }>;
+}
+
+export function buildHealth(shelf: Shelf): HealthReport {
+  const libraries: Record<string, LibraryHealth> = {};
+  const memberOf = new Map<string, string[]>();
+  let skills = 0;
+  let prompts = 0;
+  for (const library of shelf.libraries.values()) {
+    skills += library.skills.size;
+    prompts += library.prompts.size;
+    for (const id of library.plugins) memberOf.set(id, [...(memberOf.get(id) ?? []), library.name]);
+    libraries[library.name] = {
+      description: library.description,
+      plugins: [...library.plugins],
+      skills: library.skills.size,
+      prompts: library.prompts.size,
+      files: library.files.size,
+      ...(library.error === undefined ? {} : { error: library.error }),
+      ...(library.skipped.length === 0 ? {} : { skipped: library.skipped.map((row) => ({ ...row })) }),
+      ...(library.conflicts.length === 0
+        ? {}
+        : { conflicts: Object.fromEntries(library.conflicts.map((c) => [c.plugin, c.message])) }),
+    };
+  }
+  const plugins: Record<string, PluginHealth> = {};
+  for (const plugin of shelf.plugins.values()) {
+    const dangling = shelf.dangling.get(plugin.id) ?? [];
+    plugins[plugin.id] = {
+      status: plugin.status,
+      fetch: plugin.fetch,
+      root: plugin.root,
+      ...(plugin.meta.category === undefined ? {} : { category: plugin.meta.category }),
+      tags: [...plugin.meta.tags],
+      keywords: [...plugin.meta.keywords],
+      ...(plugin.meta.version === undefined ? {} : { version: plugin.meta.version }),
+      libraries: memberOf.get(plugin.id) ?? [],
+      skills: plugin.skills.length,
+      prompts: plugin.prompts.length,
+      files: plugin.libraryFiles.length,
+      ...(plugin.skipped.length === 0 ? {} : { skipped: plugin.skipped.map((row) => ({ ...row })) }),
+      ...(dangling.length === 0 ? {} : { dangling: dangling.map((row) => ({ ...row })) }),
+      ...(plugin.error === undefined ? {} : { error: plugin.error }),
+    };
+  }
+  const fetches: HealthReport["fetches"] = {};
+  for (const [key, report] of shelf.fetches) fetches[key] = { ...report };
+  const degraded =
+    Object.values(fetches).some((f) => f.status !== "ok" || f.watch === "degraded") ||
+    Object.values(plugins).some((p) => p.status === "failed");
+  return {
+    status: degraded ? "degraded" : "ok",
+    generation: shelf.generation,
+    built: shelf.built,
+    skills,
+    prompts,
+    libraries,
+    plugins,
+    fetches,
+  };
+}
+
+/** Whether `check` should exit 1: anything skipped, dangling, conflicting or failed. */
+export function hasProblems(report: HealthReport): boolean {
+  return (
+    report.status !== "ok" ||
+    Object.values(report.libraries).some((l) => l.error !== undefined || l.skipped !== undefined || l.conflicts !== undefined) ||
+    Object.values(report.plugins).some((p) => p.skipped !== undefined || p.dangling !== undefined || p.status === "failed")
+  );
+}
