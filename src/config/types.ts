@@ -93,3 +93,17 @@ export interface Config {
   readonly ttlMs: number;
   readonly limits: { readonly fileBytes: number };
 }
+
+/** One broken rule in a config: the file as the user named it, a JSON Pointer into the document (`/` is the
+ *  root, `/plugins/2/skills/0` an item), the 1-based line when the YAML has one, and the rule in one sentence. */
+export interface ConfigError {
+  readonly file: string;
+  readonly path: string;
+  readonly line?: number;
+  readonly rule: string;
+}
+
+/** Errors are values: a config either maps to a typed `Config` or lists every rule it broke. */
+export type ConfigResult =
+  | { readonly ok: true; readonly config: Config }
+  | { readonly ok: false; readonly errors: readonly ConfigError[] };

@@ -1,0 +1,284 @@
+// Schema-valid data → typed Config, checking what a schema cannot say: names that must exist or be unique,
+// addresses, globs, source URLs, and the values sizes and durations stand for.
+import { parsePluginAddress } from "./address.js";
+import { checkGlob } from "./globs.js";
+import type {
+  ClientConfig,
+  Config,
+  Dialect,
+  LibraryConfig,
+  PluginAddress,
+  PluginConfig,
+  PluginSelector,
+  ScopeSpec,
+  SecretRef,
+  SourceConfig,
+} from "./types.js";
+import { MAX_DURATION_MS, parseDuration, parseSize } from "./units.js";
+import { formatPointer, type Problem } from "./yaml-doc.js";
+
+/** The shape CONFIG_SCHEMA admits (only ever built from data ajv accepted). */
+export interface RawConfig {
+  readonly sources?: readonly RawSource[];
+  readonly plugins?: readonly RawPlugin[];
+  readonly libraries: readonly RawLibrary[];
+  readonly clients?: readonly RawClient[];
+  readonly anonymous?: boolean;
+  readonly ttl?: string | number;
+  readonly limits?: { readonly fileBytes?: string | number };
+}
+interface RawSource {
+  readonly name: string;
+  readonly url: string;
+  readonly refresh?: string | number;
+  readonly auth?: { readonly username?: string | SecretRef; readonly password?: SecretRef };
+  readonly watch?: boolean;
+}
+interface RawPlugin {
+  readonly name: string;
+  readonly source: string;
+  readonly description?: string;
+  readonly category?: string;
+  readonly tags?: readonly string[];
+  readonly keywords?: readonly string[];
+  readonly version?: string;
+  readonly skills?: readonly string[];
+  readonly prompts?: readonly string[];
+  readonly files?: readonly string[];
+  readonly dialect?: Dialect;
+  readonly watch?: boolean;
+}
+interface RawLibrary {
+  readonly name: string;
+  readonly description?: string;
+  readonly source?: string;
+  readonly plugins?: readonly string[];
+  readonly pluginSelector?: { readonly categories?: readonly string[]; readonly tags?: readonly string[] };
+}
+interface RawClient {
+  readonly name: string;
+  readonly token: SecretRef;
+  readonly scope?: { readonly library?: string; readonly categories?: readonly string[]; readonly tags?: readonly string[] };
+  readonly admin?: boolean;
+}
+
+export const DEFAULT_TTL_MS = 60_000;
+export const DEFAULT_FILE_BYTES = 8 * 1024 * 1024;
+/** `file://` addresses are local folders, so no source may take that name. */
+const RESERVED_SOURCE_NAMES = new Set(["file"]);
+const SOURCE_URL = /^(git\+https|git\+http|git\+file|file):\/\/(.*)$/;
+const DURATION_MAX_RULE = `must be at most ${MAX_DURATION_MS} ms (about 24.8 days)`;
+
+export interface BuildResult {
+  readonly config: Config;
+  readonly problems: readonly Problem[];
+}
+
+/** Map schema-valid data to a Config; `problems` lists every further rule broken (the config is then unusable). */
+export function buildConfig(raw: RawConfig, file: string | null, baseDir: string): BuildResult {
+  const problems: Problem[] = [];
+  const report = (segments: readonly (string | number)[], rule: string) => problems.push({ path: formatPointer(segments), rule });
+
+  const sources = buildSources(raw.sources ?? [], report);
+  // A source whose URL was refused still counts as declared, so its plugins do not each report it missing.
+  const kinds = new Map<string, SourceConfig["kind"]>((raw.sources ?? []).map((s) => [s.name, "git"]));
+  for (const s of sources) kinds.set(s.name, s.kind);
+  const sourceWatch = new Map(sources.map((s) => [s.name, s.watch]));
+  const address = (written: string, at: readonly (string | number)[]): PluginAddress | undefined => {
+    const parsed = parsePluginAddress(written, kinds, baseDir);
+    if (!parsed.ok) report(at, parsed.rule);
+    return parsed.ok ? parsed.address : undefined;
+  };
+
+  const plugins: PluginConfig[] = [];
+  checkUnique(raw.plugins ?? [], "plugins", "plugin", report);
+  for (const [i, p] of (raw.plugins ?? []).entries()) {
+    const where = ["plugins", i] as const;
+    const addr = address(p.source, [...where, "source"]);
+    for (const kind of ["skills", "prompts", "files"] as const) {
+      for (const [j, glob] of (p[kind] ?? []).entries()) {
+        const bad = checkGlob(glob);
+        if (bad !== undefined) report([...where, kind, j], bad);
+      }
+    }
+    if (addr === undefined) continue;
+    // A plugin inherits its source's `watch` unless it says otherwise.
+    const watch = p.watch ?? (addr.kind === "source" ? sourceWatch.get(addr.source) : undefined) ?? true;
+    plugins.push({
+      name: p.name,
+      address: addr,
+      description: p.description ?? "",
+      ...(p.category === undefined ? {} : { category: p.category }),
+      tags: p.tags ?? [],
+      keywords: p.keywords ?? [],
+      ...(p.version === undefined ? {} : { version: p.version }),
+      ...(p.skills === undefined ? {} : { skills: p.skills }),
+      ...(p.prompts === undefined ? {} : { prompts: p.prompts }),
+      ...(p.files === undefined ? {} : { files: p.files }),
+      dialect: p.dialect ?? "auto",
+      watch,
+    });
+  }
+
+  const libraries = buildLibraries(raw, address, report);
+  const clients = buildClients(raw, report);
+
+  if (raw.anonymous === false && clients.length === 0) {
+    report(["anonymous"], "must not be false when no clients are declared: every request would be refused");
+  }
+  const ttlMs = parseDuration(raw.ttl ?? DEFAULT_TTL_MS) ?? DEFAULT_TTL_MS;
+  if (ttlMs > MAX_DURATION_MS) report(["ttl"], DURATION_MAX_RULE);
+  const fileBytes = parseSize(raw.limits?.fileBytes ?? DEFAULT_FILE_BYTES);
+  if (fileBytes === undefined) report(["limits", "fileBytes"], "is too large");
+  else if (fileBytes < 1) report(["limits", "fileBytes"], "must be at least 1 byte");
+
+  const config: Config = {
+    file,
+    sources,
+    plugins,
+    libraries,
+    clients,
+    anonymous: raw.anonymous ?? clients.length === 0,
+    ttlMs,
+    limits: { fileBytes: fileBytes ?? DEFAULT_FILE_BYTES },
+  };
+  return { config, problems };
+}
+
+type Report = (segments: readonly (string | number)[], rule: string) => void;
+
+function buildSources(raw: readonly RawSource[], report: Report): SourceConfig[] {
+  checkUnique(raw, "sources", "source", report);
+  const sources: SourceConfig[] = [];
+  for (const [i, s] of raw.entries()) {
+    if (RESERVED_SOURCE_NAMES.has(s.name)) report(["sources", i, "name"], `'${s.name}' is reserved: file:// addresses are local folders`);
+    const url = checkSourceUrl(s.url);
+    if (typeof url === "string") {
+      report(["sources", i, "url"], url);
+      continue;
+    }
+    if (url.kind === "file" && s.refresh !== undefined) report(["sources", i, "refresh"], "applies to git sources only");
+    if (url.kind === "file" && s.auth !== undefined) report(["sources", i, "auth"], "applies to git sources only");
+    let refreshMs: number | undefined;
+    if (s.refresh !== undefined) {
+      refreshMs = parseDuration(s.refresh);
+      if (refreshMs === 0) report(["sources", i, "refresh"], "must be more than 0");
+      else if (refreshMs !== undefined && refreshMs > MAX_DURATION_MS) report(["sources", i, "refresh"], DURATION_MAX_RULE);
+    }
+    sources.push({
+      name: s.name,
+      kind: url.kind,
+      url: s.url,
+      ...(refreshMs === undefined ? {} : { refreshMs }),
+      ...(s.auth === undefined ? {} : { auth: s.auth }),
+      watch: s.watch ?? true,
+    });
+  }
+  return sources;
+}
+
+/** `git+https://github.com` => {kind: "git"}; a URL breaking a rule => the rule (never echoing the URL). */
+export function checkSourceUrl(url: string): { readonly kind: SourceConfig["kind"] } | string {
+  const m = SOURCE_URL.exec(url);
+  if (m === null) return "a source URL starts with git+https://, git+http://, git+file:// or file://";
+  const scheme = m[1] ?? "";
+  const rest = m[2] ?? "";
+  const authority = rest.split(/[/?#]/, 1)[0] ?? "";
+  // Credentials in a URL end up in logs, process lists and cache paths: they belong in `auth` as {env: NAME}.
+  if (authority.includes("@")) return "a source URL must not carry userinfo (user:password@); give credentials in auth as {env: NAME}";
+  if (/[?#]/.test(rest)) return "a source URL takes no query (?) or fragment (#)";
+  if (/[\s\u0000-\u001f\u007f]/.test(rest)) return "a source URL must not contain spaces or control characters";
+  const local = scheme === "file" || scheme === "git+file";
+  if (local && (authority !== "" || rest === "/" || rest === "")) return `a ${scheme} URL is an absolute path, as ${scheme}:///path`;
+  if (!local && authority === "") return `a ${scheme} URL names a host, as ${scheme}://host`;
+  return { kind: scheme === "file" ? "file" : "git" };
+}
+
+function buildLibraries(
+  raw: RawConfig,
+  address: (written: string, at: readonly (string | number)[]) => PluginAddress | undefined,
+  report: Report,
+): LibraryConfig[] {
+  checkUnique(raw.libraries, "libraries", "library", report);
+  const pluginNames = new Set((raw.plugins ?? []).map((p) => p.name));
+  const libraryHasSource = new Map(raw.libraries.map((l) => [l.name, l.source !== undefined]));
+  const libraries: LibraryConfig[] = [];
+  for (const [i, l] of raw.libraries.entries()) {
+    const where = ["libraries", i] as const;
+    if (l.source === undefined && (l.plugins ?? []).length === 0 && l.pluginSelector === undefined) {
+      report(where, "a library needs at least one of source, plugins (not empty) or pluginSelector");
+    }
+    const source = l.source === undefined ? undefined : address(l.source, [...where, "source"]);
+    const listed = new Map<string, number>();
+    for (const [j, ref] of (l.plugins ?? []).entries()) {
+      const at = [...where, "plugins", j];
+      const first = listed.get(ref);
+      if (first !== undefined) report(at, `plugin '${ref}' is already listed at ${formatPointer([...where, "plugins", first])}`);
+      else listed.set(ref, j);
+      const [entry, library] = ref.split("@");
+      if (library === undefined) {
+        if (!pluginNames.has(ref)) report(at, `no plugin named '${ref}' is declared; ${listNames("plugins", pluginNames)}`);
+      } else if (!libraryHasSource.has(library)) {
+        report(at, `no library named '${library}' is declared, so '${entry ?? ""}@${library}' names no marketplace entry`);
+      } else if (libraryHasSource.get(library) !== true) {
+        report(at, `library '${library}' has no source (marketplace), so '${entry ?? ""}@${library}' names no entry`);
+      }
+    }
+    const selector: PluginSelector | undefined =
+      l.pluginSelector === undefined
+        ? undefined
+        : { categories: l.pluginSelector.categories ?? [], tags: (l.pluginSelector.tags ?? []).map(normaliseTags) };
+    libraries.push({
+      name: l.name,
+      description: l.description ?? "",
+      ...(source === undefined ? {} : { source }),
+      plugins: l.plugins ?? [],
+      ...(selector === undefined ? {} : { pluginSelector: selector }),
+    });
+  }
+  return libraries;
+}
+
+function buildClients(raw: RawConfig, report: Report): ClientConfig[] {
+  const clients = raw.clients ?? [];
+  checkUnique(clients, "clients", "client", report);
+  const libraryNames = new Set(raw.libraries.map((l) => l.name));
+  const tokenOwner = new Map<string, string>();
+  return clients.map((c, i) => {
+    const library = c.scope?.library;
+    if (library !== undefined && !libraryNames.has(library)) {
+      report(["clients", i, "scope", "library"], `no library named '${library}' is declared; ${listNames("libraries", libraryNames)}`);
+    }
+    // One token must identify one client, or a ceiling would depend on which client matched first.
+    const owner = tokenOwner.get(c.token.env);
+    if (owner !== undefined) report(["clients", i, "token", "env"], `client '${owner}' already uses this variable: a token identifies one client`);
+    else tokenOwner.set(c.token.env, c.name);
+    const scope: ScopeSpec = {
+      ...(library === undefined ? {} : { library }),
+      ...(c.scope?.categories === undefined ? {} : { categories: c.scope.categories }),
+      ...(c.scope?.tags === undefined ? {} : { tags: c.scope.tags.map(normaliseTags) }),
+    };
+    return { name: c.name, token: { env: c.token.env }, scope, admin: c.admin ?? false };
+  });
+}
+
+/** `runbooks, oncall` => `runbooks,oncall`: a selector item is all of its comma parts. */
+function normaliseTags(item: string): string {
+  return item
+    .split(",")
+    .map((t) => t.trim())
+    .join(",");
+}
+
+function checkUnique(items: readonly { readonly name: string }[], list: string, what: string, report: Report): void {
+  const first = new Map<string, number>();
+  for (const [i, item] of items.entries()) {
+    const at = first.get(item.name);
+    if (at === undefined) first.set(item.name, i);
+    else report([list, i, "name"], `duplicate ${what} name '${item.name}'; the first is ${formatPointer([list, at])}`);
+  }
+}
+
+function listNames(what: string, names: ReadonlySet<string>): string {
+  return names.size === 0 ? `no ${what} are declared` : `the ${what} are: ${[...names].join(", ")}`;
+}

@@ -1,0 +1,175 @@
+// The config's JSON Schema (draft 2020-12): the one source of truth. `config.schema.json` at the repo root is
+// `formatSchema()` written to disk (a test keeps the two equal); `skillshelf schema` prints the same text.
+
+/** Library, plugin, source and client names (§3.4). */
+export const NAME_PATTERN = "^[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$";
+/** A plugin named by a library: `<plugin>` or `<entry>@<library>` (a marketplace entry). */
+export const PLUGIN_REF_PATTERN = "^[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?(@[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?)?$";
+/** An environment variable name. */
+export const ENV_PATTERN = "^[A-Za-z_][A-Za-z0-9_]*$";
+/** `500ms`, `60s`, `5m`, `1h`, `1d` (a plain number is milliseconds). */
+export const DURATION_PATTERN = "^[0-9]+(\\.[0-9]+)?(ms|s|m|h|d)$";
+/** `8MiB`, `512KiB`, `1GB`, `1024` (a plain number is bytes). */
+export const SIZE_PATTERN = "^[0-9]+(\\.[0-9]+)? ?(B|kB|KB|KiB|MB|MiB|GB|GiB)?$";
+/** A tag or keyword: no comma (selectors read commas as all-of), no surrounding whitespace. */
+export const TAG_PATTERN = "^[^,\\s]([^,]*[^,\\s])?$";
+/** A tag selector item: comma-separated tags, all of which a plugin must carry. */
+export const TAG_SELECTOR_PATTERN = "^ *[^,\\s]([^,]*[^,\\s])? *(, *[^,\\s]([^,]*[^,\\s])? *)*$";
+
+const strings = (description: string, items: object = { type: "string", minLength: 1 }) =>
+  ({ type: "array", description, items }) as const;
+
+export const CONFIG_SCHEMA = {
+  $schema: "https://json-schema.org/draft/2020-12/schema",
+  title: "skillshelf config",
+  description: "One YAML file that gathers Agent Skills and prompts from sources into libraries. Unknown keys are errors.",
+  type: "object",
+  additionalProperties: false,
+  required: ["libraries"],
+  properties: {
+    sources: { type: "array", description: "Named backends that hold credentials.", items: { $ref: "#/$defs/source" } },
+    plugins: { type: "array", description: "Folders inside fetches, with globs.", items: { $ref: "#/$defs/plugin" } },
+    libraries: {
+      type: "array",
+      description: "The first URI segment; each serves the plugins it names, in order.",
+      minItems: 1,
+      items: { $ref: "#/$defs/library" },
+    },
+    clients: { type: "array", description: "Bearer-token clients and their scope ceilings.", items: { $ref: "#/$defs/client" } },
+    anonymous: {
+      type: "boolean",
+      description: "Serve requests without a token. Default: true when no clients are declared, false otherwise.",
+    },
+    ttl: { $ref: "#/$defs/duration", description: "ttlMs on cacheable results.", default: "60s" },
+    limits: {
+      type: "object",
+      additionalProperties: false,
+      properties: {
+        fileBytes: { $ref: "#/$defs/size", description: "Files larger than this are skipped.", default: "8MiB" },
+      },
+    },
+  },
+  $defs: {
+    name: { type: "string", pattern: NAME_PATTERN, description: "1-64 characters of a-z, 0-9 and '-', no '-' first or last." },
+    pluginRef: { type: "string", pattern: PLUGIN_REF_PATTERN, description: "A plugin name, or <entry>@<library>." },
+    secretRef: {
+      type: "object",
+      description: "A secret read from the environment when used; never written in the file.",
+      additionalProperties: false,
+      required: ["env"],
+      properties: { env: { type: "string", pattern: ENV_PATTERN } },
+    },
+    duration: {
+      type: ["string", "integer"],
+      description: "A number of milliseconds, or a number with a unit: ms, s, m, h, d (500ms, 60s, 1h).",
+      pattern: DURATION_PATTERN,
+      minimum: 0,
+    },
+    size: {
+      type: ["string", "integer"],
+      description: "A number of bytes, or a number with a unit: B, KiB, MiB, GiB (1024-based), kB, MB, GB (1000-based).",
+      pattern: SIZE_PATTERN,
+      minimum: 1,
+    },
+    address: {
+      type: "string",
+      minLength: 1,
+      description: "<source>://<path>[//<subdir>][?ref=<ref>], file:///abs/path, or a local path starting with ./, ../ or /.",
+    },
+    glob: { type: "string", minLength: 1, description: "Relative to the plugin root; no '..' segment." },
+    tag: { type: "string", pattern: TAG_PATTERN },
+    tagSelector: { type: "string", pattern: TAG_SELECTOR_PATTERN, description: "All of its comma-separated tags." },
+    version: { type: "string", minLength: 1 },
+    source: {
+      type: "object",
+      additionalProperties: false,
+      required: ["name", "url"],
+      properties: {
+        name: { $ref: "#/$defs/name" },
+        url: { type: "string", minLength: 1, description: "git+https://, git+http://, git+file:// or file:// (no userinfo)." },
+        refresh: { $ref: "#/$defs/duration", description: "Re-resolve branch and tag refs this often (git sources)." },
+        auth: {
+          type: "object",
+          description: "Git credentials, read from the environment when used.",
+          additionalProperties: false,
+          properties: {
+            username: {
+              type: ["string", "object"],
+              description: "A plain user name, or {env: NAME}.",
+              minLength: 1,
+              additionalProperties: false,
+              required: ["env"],
+              properties: { env: { type: "string", pattern: ENV_PATTERN } },
+            },
+            password: { $ref: "#/$defs/secretRef" },
+          },
+        },
+        watch: { type: "boolean", description: "Watch local folders read through this source.", default: true },
+      },
+    },
+    plugin: {
+      type: "object",
+      additionalProperties: false,
+      required: ["name", "source"],
+      properties: {
+        name: { $ref: "#/$defs/name" },
+        source: { $ref: "#/$defs/address" },
+        description: { type: "string" },
+        category: { type: "string", minLength: 1 },
+        tags: strings("Matched by tag selectors.", { $ref: "#/$defs/tag" }),
+        keywords: strings("Matched by tag selectors, like tags.", { $ref: "#/$defs/tag" }),
+        version: { $ref: "#/$defs/version" },
+        skills: strings("Globs picking SKILL.md files or skill directories; absent = conventions, [] = none.", { $ref: "#/$defs/glob" }),
+        prompts: strings("Globs picking prompt files; absent = conventions, [] = none.", { $ref: "#/$defs/glob" }),
+        files: strings("Globs picking library files; absent or [] = none.", { $ref: "#/$defs/glob" }),
+        dialect: { enum: ["auto", "skillshelf", "claude", "copilot"], default: "auto" },
+        watch: { type: "boolean", description: "Watch the folder when local. Default: its source's watch, else true." },
+      },
+    },
+    library: {
+      type: "object",
+      additionalProperties: false,
+      required: ["name"],
+      properties: {
+        name: { $ref: "#/$defs/name" },
+        description: { type: "string" },
+        source: { $ref: "#/$defs/address", description: "A repository holding a marketplace file." },
+        plugins: strings("Plugin names, or <entry>@<library>, in serving order.", { $ref: "#/$defs/pluginRef" }),
+        pluginSelector: {
+          type: "object",
+          description: "Every plugin whose category is any of categories and that matches any item of tags.",
+          additionalProperties: false,
+          properties: {
+            categories: strings("Any of these categories."),
+            tags: strings("Any of these items; each item is all of its comma-separated tags.", { $ref: "#/$defs/tagSelector" }),
+          },
+        },
+      },
+    },
+    client: {
+      type: "object",
+      additionalProperties: false,
+      required: ["name", "token"],
+      properties: {
+        name: { $ref: "#/$defs/name" },
+        token: { $ref: "#/$defs/secretRef", description: "The bearer token, read from the environment." },
+        scope: {
+          type: "object",
+          description: "The ceiling of what this client sees.",
+          additionalProperties: false,
+          properties: {
+            library: { $ref: "#/$defs/name" },
+            categories: strings("Any of these categories."),
+            tags: strings("Any of these items; each item is all of its comma-separated tags.", { $ref: "#/$defs/tagSelector" }),
+          },
+        },
+        admin: { type: "boolean", description: "May call /reindex and read /health.", default: false },
+      },
+    },
+  },
+} as const;
+
+/** The schema as committed in `config.schema.json` and printed by `skillshelf schema`. */
+export function formatSchema(): string {
+  return JSON.stringify(CONFIG_SCHEMA, null, 2) + "\n";
+}

@@ -1,0 +1,67 @@
+// `skillshelf serve <dir>…` with no config file (§8): each directory is one library holding one convention
+// plugin of the same name. Pure: no directory is read here (harvest reports a missing one).
+import path from "node:path";
+import { DEFAULT_FILE_BYTES, DEFAULT_TTL_MS } from "./build.js";
+import type { ConfigError, ConfigResult, LibraryConfig, PluginConfig } from "./types.js";
+
+const MAX_NAME = 64;
+
+/** `My Skills_v2` => `my-skills-v2`; `Café` => `cafe`; `日本` => `` (nothing usable is left). */
+export function slugName(text: string): string {
+  const slug = text
+    .normalize("NFKD")
+    .replace(/[\u0300-\u036f]/g, "") // the accents NFKD split off
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, "-")
+    .replace(/^-+|-+$/g, "");
+  return slug.slice(0, MAX_NAME).replace(/-+$/, "");
+}
+
+/** Each directory (as the user wrote it, relative to `cwd`) becomes library and plugin `slugName(basename)`. */
+export function configFromDirectories(dirs: readonly string[], cwd: string): ConfigResult {
+  const errors: ConfigError[] = [];
+  const firstDir = new Map<string, string>();
+  const plugins: PluginConfig[] = [];
+  const libraries: LibraryConfig[] = [];
+  for (const dir of dirs) {
+    const abs = path.resolve(cwd, dir);
+    const name = slugName(path.basename(abs));
+    // Errors name the directory as the user wrote it, never the resolved absolute path.
+    if (name === "") {
+      errors.push({ file: dir, path: "/", rule: "the directory's name has no letter or digit to name a library after; use a config file" });
+      continue;
+    }
+    const first = firstDir.get(name);
+    if (first !== undefined) {
+      errors.push({ file: dir, path: "/", rule: `names library '${name}', as '${first}' does already; rename one or use a config file` });
+      continue;
+    }
+    firstDir.set(name, dir);
+    plugins.push({
+      name,
+      // The fetch key is the library name: the operator wrote no address, and the absolute path stays internal.
+      address: { kind: "local", abs, written: name },
+      description: "",
+      tags: [],
+      keywords: [],
+      dialect: "auto",
+      watch: true,
+    });
+    libraries.push({ name, description: "", plugins: [name] });
+  }
+  if (dirs.length === 0) errors.push({ file: "(command line)", path: "/", rule: "name at least one directory to serve, or a config file" });
+  if (errors.length > 0) return { ok: false, errors };
+  return {
+    ok: true,
+    config: {
+      file: null,
+      sources: [],
+      plugins,
+      libraries,
+      clients: [],
+      anonymous: true,
+      ttlMs: DEFAULT_TTL_MS,
+      limits: { fileBytes: DEFAULT_FILE_BYTES },
+    },
+  };
+}
