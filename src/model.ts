@@ -1,5 +1,7 @@
 // The data that flows down the pipeline: config → harvest → shelf → resolve.
 // Types only; every stage imports from here so the stages agree on one shape.
+import type { Dialect } from "./config/types.js";
+import type { ParsedPrompt, PromptDef } from "./prompts/types.js";
 
 /** A file on disk as harvest found it. `abs` is internal: it never appears in any message, report or answer. */
 export interface DiskFile {
@@ -71,6 +73,10 @@ export interface HarvestedPlugin {
   /** Every skill directory found (served or skipped), relative to the plugin root; fallback reads refuse them. */
   readonly skillDirs: readonly string[];
   readonly prompts: readonly HarvestedPromptFile[];
+  /** The plugin's prompt dialect from the config (`auto` when absent). */
+  readonly dialect?: Dialect;
+  /** The prompts that parse (set by `parsePluginPrompts`, which also adds the prompt skip rows to `skipped`). */
+  readonly parsedPrompts?: readonly ParsedPrompt[];
   readonly skipped: readonly SkipRow[];
 }
 
@@ -139,6 +145,8 @@ export interface Library {
   readonly skills: ReadonlyMap<string, Skill>;
   /** Library files keyed by path, first plugin in library order wins. */
   readonly files: ReadonlyMap<string, LibraryFile>;
+  /** Prompts keyed by name (`<library>_<stem>`). */
+  readonly prompts: ReadonlyMap<string, PromptDef>;
   /** Every skill address of the library ignoring scope, served or skipped (for the fallback refusal). */
   readonly skillAddresses: ReadonlySet<string>;
   readonly conflicts: readonly LibraryConflict[];

@@ -13,8 +13,11 @@ import type {
   Shelf,
   Skill,
 } from "../model.js";
+import { buildPromptDefs, formatPromptName, type PromptDef } from "../prompts/index.js";
 import { mimeTypeFor } from "../resolve/media.js";
+import { formatSkillUri } from "../resolve/uri.js";
 import { auditCitations } from "./citations.js";
+import { compareCodeUnits } from "./order.js";
 import { hasPlaceholders, substitutePlaceholders } from "./placeholders.js";
 import { formatSkillAddress } from "./skill-address.js";
 
@@ -67,9 +70,9 @@ function buildLibrary(plan: LibraryPlan, plugins: ReadonlyMap<string, HarvestedP
     if (plugin === undefined) continue;
     for (const dir of plugin.skillDirs) skillAddresses.add(formatSkillAddress(dir).join("/"));
     for (const skill of plugin.skills) skillAddresses.add(skill.address.join("/"));
-    const clash = claims.findClash(plugin);
+    const clash = claims.findClash(plugin, promptStems(plugin));
     if (clash === null) {
-      claims.claim(plugin);
+      claims.claim(plugin, promptStems(plugin));
       served.push(id);
     } else {
       conflicts.push({ plugin: id, message: clash });
@@ -78,8 +81,10 @@ function buildLibrary(plan: LibraryPlan, plugins: ReadonlyMap<string, HarvestedP
 
   const skills = new Map<string, Skill>();
   const files = new Map<string, LibraryFile>();
+  const prompts = new Map<string, PromptDef>();
   for (const id of served) {
     const plugin = plugins.get(id) as HarvestedPlugin;
+    for (const prompt of buildPromptDefs(plan.name, plugin.parsedPrompts ?? [], id)) prompts.set(prompt.name, prompt);
     for (const skill of buildPluginSkills(plan.name, plugin)) skills.set(skill.address.join("/"), skill);
     for (const file of plugin.libraryFiles) {
       if (!files.has(file.path)) files.set(file.path, { plugin: id, path: file.path, file: serveFile(file) });
@@ -92,6 +97,7 @@ function buildLibrary(plan: LibraryPlan, plugins: ReadonlyMap<string, HarvestedP
     served,
     skills,
     files,
+    prompts,
     skillAddresses,
     conflicts,
     ...(plan.error === undefined ? {} : { error: plan.error }),
@@ -103,12 +109,17 @@ function buildLibrary(plan: LibraryPlan, plugins: ReadonlyMap<string, HarvestedP
 class Claims {
   private readonly skills = new Map<string, string>();
   private readonly files = new Map<string, string>();
+  private readonly prompts = new Map<string, string>();
   /** Every proper ancestor directory of a claimed skill or file → the plugin that claimed it. */
   private readonly ancestors = new Map<string, string>();
 
   constructor(private readonly library: string) {}
 
-  findClash(plugin: HarvestedPlugin): string | null {
+  findClash(plugin: HarvestedPlugin, stems: readonly string[]): string | null {
+    for (const stem of stems) {
+      const same = this.prompts.get(stem);
+      if (same !== undefined) return this.say(`prompt ${formatPromptName(this.library, stem)} is already served by plugin '${same}'`);
+    }
     for (const skill of plugin.skills) {
       const address = skill.address.join("/");
       const same = this.skills.get(address) ?? this.files.get(address);
@@ -127,7 +138,8 @@ class Claims {
     return null;
   }
 
-  claim(plugin: HarvestedPlugin): void {
+  claim(plugin: HarvestedPlugin, stems: readonly string[]): void {
+    for (const stem of stems) this.prompts.set(stem, plugin.id);
     const paths: string[] = [];
     for (const skill of plugin.skills) {
       const address = skill.address.join("/");
@@ -156,12 +168,16 @@ class Claims {
   }
 
   private uri(path: string): string {
-    return `skill://${this.library}/${path}`;
+    return formatSkillUri(this.library, path.split("/"));
   }
 
   private say(reason: string): string {
     return `dropped from library '${this.library}': ${reason}`;
   }
+}
+
+function promptStems(plugin: HarvestedPlugin): string[] {
+  return (plugin.parsedPrompts ?? []).map((prompt) => prompt.stem);
 }
 
 function serveFile(file: HarvestedFile): ServedFile {
@@ -196,13 +212,13 @@ function concat(head: Uint8Array, tail: Uint8Array): Uint8Array {
 }
 
 function buildPluginSkills(library: string, plugin: HarvestedPlugin): Skill[] {
-  const libraryUri = `skill://${library}`;
+  const libraryUri = formatSkillUri(library, []);
   const skillMds = new Map<string, ServedFile>();
   for (const skill of plugin.skills) {
-    skillMds.set(skill.dir, serveSkillMd(skill, libraryUri, `${libraryUri}/${skill.address.join("/")}`));
+    skillMds.set(skill.dir, serveSkillMd(skill, libraryUri, formatSkillUri(library, skill.address)));
   }
   return plugin.skills.map((skill) => {
-    const uri = `${libraryUri}/${skill.address.join("/")}`;
+    const uri = formatSkillUri(library, skill.address);
     const files = new Map<string, ServedFile>([["SKILL.md", skillMds.get(skill.dir) as ServedFile]]);
     for (const file of skill.files) {
       // A nested skill's SKILL.md is read through the nested skill (longest prefix), so the outer manifest
@@ -230,9 +246,4 @@ function buildPluginSkills(library: string, plugin: HarvestedPlugin): Skill[] {
 
 function joinPath(dir: string, rest: string): string {
   return dir === "" ? rest : `${dir}/${rest}`;
-}
-
-/** Code-unit order (`SKILL.md` before `assets/…`), not locale order. */
-export function compareCodeUnits(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
 }

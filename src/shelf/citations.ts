@@ -48,7 +48,8 @@ export function findCitations(body: string): string[] {
     } else if (!fenced) {
       for (const match of line.matchAll(MARKDOWN_LINK)) found.push(match[1] as string);
     }
-    for (const match of line.matchAll(PLACEHOLDER_PATH)) found.push(match[0]);
+    // Sentence punctuation after a path is prose, not part of it: `see ${CLAUDE_SKILL_DIR}/a.md.` cites `a.md`.
+    for (const match of line.matchAll(PLACEHOLDER_PATH)) found.push(match[0].replace(/[.:!?]+$/, ""));
   }
   return [...new Set(found)];
 }

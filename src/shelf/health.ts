@@ -75,7 +75,7 @@ export function buildHealth(shelf: Shelf): HealthReport {
       ...(plugin.meta.version === undefined ? {} : { version: plugin.meta.version }),
       libraries: memberOf.get(plugin.id) ?? [],
       skills: plugin.skills.length,
-      prompts: plugin.prompts.length,
+      prompts: plugin.parsedPrompts?.length ?? 0,
       files: plugin.libraryFiles.length,
       ...(plugin.skipped.length === 0 ? {} : { skipped: plugin.skipped.map((row) => ({ ...row })) }),
       ...(dangling.length === 0 ? {} : { dangling: dangling.map((row) => ({ ...row })) }),

@@ -1,0 +1,180 @@
+#!/usr/bin/env node
+// The only file that touches argv, the environment, signals, stdout/stderr and exit codes.
+import type { Server as HttpServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import { parseArgs } from "node:util";
+import { serveStdio } from "@modelcontextprotocol/server/stdio";
+import { ConfigInvalidError, configFromDirectories, formatConfigErrors, formatSchema, loadConfig } from "./config/index.js";
+import type { Config } from "./config/types.js";
+import { createHttpApp } from "./http/app.js";
+import { ShelfService } from "./live/shelf-service.js";
+import { createLogger, LOG_LEVELS, type LogFormat, type Logger, type LogLevel } from "./log.js";
+import { DEFAULT_VIEW } from "./mcp/request-view.js";
+import { buildMcpServer } from "./mcp/server.js";
+import { formatCheckReport } from "./report.js";
+import { buildHealth, hasProblems } from "./shelf/health.js";
+import { VERSION } from "./version.js";
+
+const EXIT_OK = 0;
+const EXIT_PROBLEMS = 1;
+const EXIT_USAGE = 2;
+
+class UsageError extends Error {}
+
+const USAGE = `Usage:
+  skillshelf serve [--config FILE] [DIR…] [--transport http|stdio] [--host H] [--port N] [--cache-dir D]
+                   [--library L] [--categories C]… [--tags T]… [--allowed-hosts H]… [--allowed-origins O]…
+                   [--log-level debug|info|warn|error] [--log-format text|json]
+  skillshelf check [--config FILE] [DIR…] [--json]
+  skillshelf schema`;
+
+const OPTIONS = {
+  config: { type: "string" },
+  transport: { type: "string" },
+  host: { type: "string" },
+  port: { type: "string" },
+  "cache-dir": { type: "string" },
+  library: { type: "string" },
+  categories: { type: "string", multiple: true },
+  tags: { type: "string", multiple: true },
+  "allowed-hosts": { type: "string", multiple: true },
+  "allowed-origins": { type: "string", multiple: true },
+  "log-level": { type: "string" },
+  "log-format": { type: "string" },
+  json: { type: "boolean" },
+  help: { type: "boolean", short: "h" },
+} as const;
+
+type Values = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>>["values"];
+
+function setting(values: Values, flag: "config" | "transport" | "host" | "port" | "cache-dir" | "log-level", env: string): string | undefined {
+  return values[flag] ?? (process.env[env] === undefined || process.env[env] === "" ? undefined : process.env[env]);
+}
+
+function oneOf<T extends string>(name: string, value: string, allowed: readonly T[]): T {
+  if ((allowed as readonly string[]).includes(value)) return value as T;
+  throw new UsageError(`--${name} must be one of ${allowed.join(", ")} (got '${value}')`);
+}
+
+async function readConfig(values: Values, dirs: readonly string[]): Promise<Config> {
+  const file = setting(values, "config", "SKILLSHELF_CONFIG");
+  if (file !== undefined && dirs.length > 0) throw new UsageError("give either --config FILE or directories, not both");
+  if (file !== undefined) return loadConfig(file);
+  if (dirs.length === 0) throw new UsageError("give --config FILE (or SKILLSHELF_CONFIG), or one or more skill directories");
+  const result = configFromDirectories(dirs, process.cwd());
+  if (!result.ok) throw new ConfigInvalidError(result.errors);
+  return result.config;
+}
+
+async function runCheck(values: Values, dirs: readonly string[]): Promise<number> {
+  const config = await readConfig(values, dirs);
+  const service = await ShelfService.start(config, () => new Date());
+  const report = buildHealth(service.current);
+  process.stdout.write(values.json ? `${JSON.stringify(report, null, 2)}\n` : formatCheckReport(report));
+  return hasProblems(report) ? EXIT_PROBLEMS : EXIT_OK;
+}
+
+async function runServe(values: Values, dirs: readonly string[]): Promise<number> {
+  const transport = oneOf("transport", setting(values, "transport", "SKILLSHELF_TRANSPORT") ?? "http", ["http", "stdio"] as const);
+  const logLevel = oneOf("log-level", setting(values, "log-level", "SKILLSHELF_LOG_LEVEL") ?? "info", LOG_LEVELS);
+  const logFormat = oneOf<LogFormat>("log-format", values["log-format"] ?? "text", ["text", "json"]);
+  const log = createLogger((line) => process.stderr.write(`${line}\n`), logFormat, logLevel as LogLevel, () => new Date());
+  const config = await readConfig(values, dirs);
+  const service = await ShelfService.start(config, () => new Date());
+  const shelf = service.current;
+  log.log("info", "shelf built", { generation: shelf.generation, libraries: shelf.libraries.size, skills: buildHealth(shelf).skills });
+  service.holder.onSwap((next) => log.log("info", "shelf rebuilt", { generation: next.generation }));
+  const deps = { holder: service.holder, version: VERSION, ttlMs: config.ttlMs };
+
+  if (transport === "stdio") {
+    const handle = serveStdio(() => buildMcpServer(deps, DEFAULT_VIEW), { onerror: (error) => logError(log, error) });
+    log.log("info", "serving over stdio");
+    return new Promise<number>((resolve) => {
+      const stop = (): void => void handle.close().then(() => resolve(EXIT_OK));
+      process.once("SIGTERM", stop);
+      process.once("SIGINT", stop);
+      process.stdin.once("end", stop);
+    });
+  }
+
+  const host = setting(values, "host", "SKILLSHELF_HOST") ?? "127.0.0.1";
+  const port = parsePort(setting(values, "port", "SKILLSHELF_PORT") ?? "8000");
+  const { app, mcp } = createHttpApp(service.holder, deps, {
+    host,
+    allowedHosts: values["allowed-hosts"] ?? [],
+    allowedOrigins: values["allowed-origins"] ?? [],
+    reindex: () => service.rebuild(),
+    onError: (error) => logError(log, error),
+  });
+  const server = await new Promise<HttpServer>((resolve, reject) => {
+    const listening = app.listen(port, host, () => resolve(listening));
+    listening.once("error", reject);
+  });
+  const address = server.address() as AddressInfo;
+  const shownHost = address.family === "IPv6" ? `[${address.address}]` : address.address;
+  log.log("info", `listening on http://${shownHost}:${address.port}/mcp`);
+  return new Promise<number>((resolve) => {
+    const stop = (): void => {
+      log.log("info", "draining in-flight requests");
+      // close() stops accepting and waits for requests in flight; idle keep-alive sockets are closed now.
+      server.close(() => void mcp.close().then(() => resolve(EXIT_OK)));
+      server.closeIdleConnections();
+    };
+    process.once("SIGTERM", stop);
+    process.once("SIGINT", stop);
+  });
+}
+
+function parsePort(raw: string): number {
+  const port = Number(raw);
+  if (!/^\d+$/.test(raw) || port > 65535) throw new UsageError(`--port must be a number from 0 to 65535 (got '${raw}')`);
+  return port;
+}
+
+function logError(log: Logger, error: unknown): void {
+  log.log("error", error instanceof Error ? error.message : String(error));
+}
+
+async function main(argv: readonly string[]): Promise<number> {
+  const [command, ...rest] = argv;
+  if (command === "schema") {
+    process.stdout.write(formatSchema());
+    return EXIT_OK;
+  }
+  if (command !== "serve" && command !== "check") {
+    process.stderr.write(`${command === undefined || command === "--help" || command === "-h" ? "" : `Unknown command: ${command}\n`}${USAGE}\n`);
+    return command === "--help" || command === "-h" ? EXIT_OK : EXIT_USAGE;
+  }
+  let parsed;
+  try {
+    parsed = parseArgs({ args: [...rest], options: OPTIONS, allowPositionals: true, strict: true });
+  } catch (error) {
+    process.stderr.write(`${(error as Error).message}\n${USAGE}\n`);
+    return EXIT_USAGE;
+  }
+  if (parsed.values.help) {
+    process.stdout.write(`${USAGE}\n`);
+    return EXIT_OK;
+  }
+  try {
+    return command === "check" ? await runCheck(parsed.values, parsed.positionals) : await runServe(parsed.values, parsed.positionals);
+  } catch (error) {
+    if (error instanceof ConfigInvalidError) {
+      process.stderr.write(`${formatConfigErrors(error.errors)}\n`);
+      return EXIT_USAGE;
+    }
+    if (error instanceof UsageError) {
+      process.stderr.write(`${error.message}\n${USAGE}\n`);
+      return EXIT_USAGE;
+    }
+    throw error;
+  }
+}
+
+main(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    process.stderr.write(`skillshelf: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.exit(70);
+  },
+);

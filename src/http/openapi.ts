@@ -1,0 +1,124 @@
+// OpenAPI 3.1 for the operator endpoints. The schemas are JSON Schema 2020-12, so tests validate real
+// /health and /reindex answers against them with ajv.
+import { stringify } from "yaml";
+
+const STRINGS = { type: "array", items: { type: "string" } } as const;
+const SKIPPED_PLUGIN = {
+  type: "array",
+  items: { type: "object", required: ["plugin", "reason"], additionalProperties: false, properties: { plugin: { type: "string" }, reason: { type: "string" } } },
+} as const;
+
+export const HEALTH_SCHEMA = {
+  type: "object",
+  required: ["status", "generation", "built", "skills", "prompts", "libraries", "plugins", "fetches"],
+  additionalProperties: false,
+  properties: {
+    status: { enum: ["ok", "degraded"] },
+    generation: { type: "integer", minimum: 0 },
+    built: { type: "string", format: "date-time" },
+    skills: { type: "integer", minimum: 0 },
+    prompts: { type: "integer", minimum: 0 },
+    libraries: {
+      type: "object",
+      additionalProperties: {
+        type: "object",
+        required: ["description", "plugins", "skills", "prompts", "files"],
+        additionalProperties: false,
+        properties: {
+          description: { type: "string" },
+          plugins: STRINGS,
+          skills: { type: "integer", minimum: 0 },
+          prompts: { type: "integer", minimum: 0 },
+          files: { type: "integer", minimum: 0 },
+          error: { type: "string" },
+          skipped: SKIPPED_PLUGIN,
+          conflicts: { type: "object", additionalProperties: { type: "string" } },
+        },
+      },
+    },
+    plugins: {
+      type: "object",
+      additionalProperties: {
+        type: "object",
+        required: ["status", "fetch", "root", "tags", "keywords", "libraries", "skills", "prompts", "files"],
+        additionalProperties: false,
+        properties: {
+          status: { enum: ["ok", "failed"] },
+          fetch: { type: "string" },
+          root: { type: "string" },
+          category: { type: "string" },
+          tags: STRINGS,
+          keywords: STRINGS,
+          version: { type: "string" },
+          libraries: STRINGS,
+          skills: { type: "integer", minimum: 0 },
+          prompts: { type: "integer", minimum: 0 },
+          files: { type: "integer", minimum: 0 },
+          skipped: {
+            type: "array",
+            items: { type: "object", required: ["path", "reason"], additionalProperties: false, properties: { path: { type: "string" }, reason: { type: "string" } } },
+          },
+          dangling: {
+            type: "array",
+            items: { type: "object", required: ["skill", "cites"], additionalProperties: false, properties: { skill: { type: "string" }, cites: { type: "string" } } },
+          },
+          error: { type: "string" },
+        },
+      },
+    },
+    fetches: {
+      type: "object",
+      additionalProperties: {
+        type: "object",
+        required: ["status"],
+        additionalProperties: false,
+        properties: {
+          status: { enum: ["ok", "stale", "failed"] },
+          built: { type: "string", format: "date-time" },
+          watch: { enum: ["watching", "degraded", "off"] },
+          error: { type: "string" },
+        },
+      },
+    },
+  },
+} as const;
+
+export function buildOpenApi(version: string): Record<string, unknown> {
+  return {
+    openapi: "3.1.0",
+    info: { title: "skillshelf operator API", version, description: "The operator's view of the shelf. MCP itself is served at POST /mcp." },
+    paths: {
+      "/health": {
+        get: {
+          summary: "What is served, what was skipped and why, and the state of every fetch",
+          responses: { "200": { description: "The health report (always 200 while serving)", content: { "application/json": { schema: { $ref: "#/components/schemas/Health" } } } } },
+        },
+      },
+      "/reindex": {
+        post: {
+          summary: "Rebuild every fetch now",
+          responses: {
+            "200": { description: "The health report after the rebuild, plus the fetches rebuilt", content: { "application/json": { schema: { $ref: "#/components/schemas/Reindex" } } } },
+            "500": { description: "The rebuild failed; the server log has the details", content: { "application/json": { schema: { $ref: "#/components/schemas/Failure" } } } },
+          },
+        },
+      },
+    },
+    components: {
+      schemas: {
+        Health: HEALTH_SCHEMA,
+        Reindex: {
+          type: "object",
+          required: [...HEALTH_SCHEMA.required, "rebuilt"],
+          properties: { ...HEALTH_SCHEMA.properties, rebuilt: STRINGS },
+          additionalProperties: false,
+        },
+        Failure: { type: "object", required: ["error"], properties: { error: { type: "string" } } },
+      },
+    },
+  };
+}
+
+export function formatOpenApi(version: string): string {
+  return stringify(buildOpenApi(version));
+}

@@ -1,0 +1,40 @@
+// Prompts as the scope sees them, for `prompts/*` and the prompt tools alike.
+import type { Scope, Shelf } from "../model.js";
+import { renderPrompt, type PromptArgs, type PromptDef } from "../prompts/index.js";
+import { isVisible } from "../resolve/index.js";
+
+export function visiblePrompts(shelf: Shelf, scope: Scope): PromptDef[] {
+  const out: PromptDef[] = [];
+  for (const library of shelf.libraries.values()) {
+    for (const prompt of library.prompts.values()) {
+      if (isVisible(scope, library.name, prompt.plugin ?? "")) out.push(prompt);
+    }
+  }
+  return out.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+}
+
+export function findPrompt(shelf: Shelf, scope: Scope, name: string): PromptDef | null {
+  const cut = name.indexOf("_");
+  const library = cut <= 0 ? undefined : shelf.libraries.get(name.slice(0, cut));
+  const prompt = library?.prompts.get(name);
+  return prompt !== undefined && library !== undefined && isVisible(scope, library.name, prompt.plugin ?? "") ? prompt : null;
+}
+
+export function formatPromptListing(prompt: PromptDef): { name: string; title?: string; description: string; arguments: { name: string; description?: string; required: boolean }[] } {
+  return {
+    name: prompt.name,
+    ...(prompt.title === undefined ? {} : { title: prompt.title }),
+    description: prompt.description,
+    arguments: prompt.arguments.map((arg) => ({ ...arg })),
+  };
+}
+
+export type PromptOutcome = { ok: true; description: string; text: string } | { ok: false; message: string };
+
+/** A prompt the scope cannot see reads exactly like one that does not exist. */
+export function getPrompt(shelf: Shelf, scope: Scope, name: string, args: PromptArgs): PromptOutcome {
+  const prompt = findPrompt(shelf, scope, name);
+  if (prompt === null) return { ok: false, message: `Prompt not found: ${name}. List the prompts (prompts/list, or the list_prompts tool) to see what this server serves.` };
+  const rendered = renderPrompt(prompt, args);
+  return rendered.ok ? { ok: true, description: prompt.description, text: rendered.text } : { ok: false, message: rendered.message };
+}

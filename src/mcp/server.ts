@@ -1,0 +1,98 @@
+// The server factory: one MCP server definition for both protocol eras and every transport. It owns the
+// resources/* handlers so the resolver sees every URI exactly as the client sent it.
+import { McpServer, ProtocolError, ProtocolErrorCode, type ServerCapabilities } from "@modelcontextprotocol/server";
+import * as z from "zod";
+import type { ShelfHolder } from "../live/holder.js";
+import { listingRows, resolve } from "../resolve/index.js";
+import { formatInstructions } from "./instructions.js";
+import { formatPromptListing, getPrompt, visiblePrompts } from "./prompts.js";
+import { readAnswer } from "./read.js";
+import type { RequestView } from "./request-view.js";
+import { callTool, PROMPT_TOOLS, RESOURCE_TOOLS } from "./tools.js";
+
+export interface ServerDeps {
+  readonly holder: ShelfHolder;
+  readonly version: string;
+  /** `ttlMs` on cacheable 2026-07-28 results. */
+  readonly ttlMs: number;
+}
+
+export const SERVER_NAME = "skillshelf";
+export const URI_TEMPLATE = "skill://{+path}";
+
+const CAPABILITIES: ServerCapabilities = {
+  resources: { listChanged: true, subscribe: true },
+  prompts: { listChanged: true },
+  tools: { listChanged: false },
+};
+
+/** Not found is `-32602` with `data: {uri}` as sent (§2.4). */
+export function notFoundError(uri: string, message: string): ProtocolError {
+  return new ProtocolError(ProtocolErrorCode.InvalidParams, message, { uri });
+}
+
+export function buildMcpServer(deps: ServerDeps, view: RequestView): McpServer {
+  const { holder } = deps;
+  const scope = view.scope;
+  const cacheScope = view.personal ? "private" : "public";
+  const cacheHint = { ttlMs: deps.ttlMs, cacheScope } as const;
+  const mcp = new McpServer(
+    { name: SERVER_NAME, version: deps.version },
+    {
+      instructions: formatInstructions(listingRows(holder.current, scope, false)),
+      cacheHints: {
+        "resources/list": cacheHint,
+        "resources/templates/list": cacheHint,
+        "resources/read": cacheHint,
+        "prompts/list": cacheHint,
+        "tools/list": cacheHint,
+      },
+    },
+  );
+  const server = mcp.server;
+  server.registerCapabilities(CAPABILITIES);
+
+  server.setRequestHandler("resources/list", () => ({
+    resources: listingRows(holder.current, scope, view.fullListing).map((row) => ({ ...row })),
+  }));
+  server.setRequestHandler("resources/templates/list", () => ({
+    resourceTemplates: [
+      {
+        uriTemplate: URI_TEMPLATE,
+        name: "skill",
+        title: "A skill:// address",
+        description: "Any address of the shelf: skill://<library>/_index.md, skill://<library>/<folder>/<name>/SKILL.md, …/_manifest, or a file they name.",
+        mimeType: "text/markdown",
+      },
+    ],
+  }));
+  // Registered with our own params schema so a malformed request is -32602, never -32603.
+  server.setRequestHandler("resources/read", { params: z.looseObject({ uri: z.string() }) }, async ({ uri }) => {
+    const outcome = await readAnswer(resolve(holder.current, scope, uri));
+    if (!outcome.ok) throw notFoundError(outcome.uri, outcome.message);
+    return { contents: [{ ...outcome }].map(({ ok: _ok, ...content }) => content) };
+  });
+
+  server.setRequestHandler("prompts/list", () => ({
+    prompts: visiblePrompts(holder.current, scope).map(formatPromptListing),
+  }));
+  server.setRequestHandler(
+    "prompts/get",
+    { params: z.looseObject({ name: z.string(), arguments: z.record(z.string(), z.string().nullable()).optional() }) },
+    ({ name, arguments: args }) => {
+      const outcome = getPrompt(holder.current, scope, name, args ?? {});
+      if (!outcome.ok) throw new ProtocolError(ProtocolErrorCode.InvalidParams, outcome.message, { name });
+      return { description: outcome.description, messages: [{ role: "user", content: { type: "text", text: outcome.text } }] };
+    },
+  );
+
+  server.setRequestHandler("tools/list", () => ({
+    tools: [...(view.resourceTools ? RESOURCE_TOOLS : []), ...(view.promptTools ? PROMPT_TOOLS : [])],
+  }));
+  server.setRequestHandler(
+    "tools/call",
+    { params: z.looseObject({ name: z.string(), arguments: z.record(z.string(), z.unknown()).optional() }) },
+    ({ name, arguments: args }) => callTool(holder.current, scope, view.fullListing, name, args ?? {}),
+  );
+  return mcp;
+}

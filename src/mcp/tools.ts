@@ -1,0 +1,99 @@
+// §6: four tools for tool-only clients. Their number never grows with the shelf; they are listed only when
+// the request says the client lacks the feature, and always callable.
+import type { CallToolResult, Tool } from "@modelcontextprotocol/server";
+import type { Scope, Shelf } from "../model.js";
+import { listingRows, resolve } from "../resolve/index.js";
+import { formatPromptListing, getPrompt, visiblePrompts } from "./prompts.js";
+import { readAnswer } from "./read.js";
+
+const ANNOTATIONS = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false } as const;
+
+export const RESOURCE_TOOLS: readonly Tool[] = [
+  {
+    name: "list_resources",
+    title: "List skill indexes",
+    description:
+      "List where to start on this skill server: one row per library index (skill://<library>/_index.md), top folder index and shared-file list (_files.md), as JSON. Read one of them next with read_resource.",
+    inputSchema: { type: "object", properties: {}, additionalProperties: false },
+    annotations: ANNOTATIONS,
+  },
+  {
+    name: "read_resource",
+    title: "Read a skill:// address",
+    description:
+      "Read one skill:// address: an _index.md (what a library or folder holds), a skill's SKILL.md (its instructions: skill://<library>/<folder>/<name>/SKILL.md), its _manifest (the other files it ships, JSON), skill://<library>/_files.md (shared files skills cite), or any file those name. Directories are not files: reading one fails with the address to read instead. Relative links in a SKILL.md resolve against its own address.",
+    inputSchema: {
+      type: "object",
+      properties: { uri: { type: "string", description: "A skill:// address, e.g. skill://engineering/_index.md" } },
+      required: ["uri"],
+      additionalProperties: false,
+    },
+    annotations: ANNOTATIONS,
+  },
+];
+
+export const PROMPT_TOOLS: readonly Tool[] = [
+  {
+    name: "list_prompts",
+    title: "List prompts",
+    description: "List the prompts this server serves (name, description, arguments) as JSON. Render one with get_prompt.",
+    inputSchema: { type: "object", properties: {}, additionalProperties: false },
+    annotations: ANNOTATIONS,
+  },
+  {
+    name: "get_prompt",
+    title: "Render a prompt",
+    description: "Render one prompt by name with its arguments (all strings) and return its text, ready to follow.",
+    inputSchema: {
+      type: "object",
+      properties: {
+        name: { type: "string", description: "A prompt name from list_prompts, e.g. engineering_review" },
+        arguments: { type: "object", additionalProperties: { type: ["string", "null"] }, description: "Argument values by name" },
+      },
+      required: ["name"],
+      additionalProperties: false,
+    },
+    annotations: ANNOTATIONS,
+  },
+];
+
+export const TOOL_NAMES: ReadonlySet<string> = new Set([...RESOURCE_TOOLS, ...PROMPT_TOOLS].map((tool) => tool.name));
+
+function textResult(text: string, isError = false): CallToolResult {
+  return isError ? { content: [{ type: "text", text }], isError: true } : { content: [{ type: "text", text }] };
+}
+
+/** Bad arguments are a tool error the model can read and correct, not a protocol error. */
+export async function callTool(shelf: Shelf, scope: Scope, full: boolean, name: string, args: Record<string, unknown>): Promise<CallToolResult> {
+  switch (name) {
+    case "list_resources":
+      return textResult(JSON.stringify(listingRows(shelf, scope, full), null, 2));
+    case "read_resource": {
+      if (typeof args["uri"] !== "string") return textResult("read_resource needs a string argument 'uri', e.g. skill://engineering/_index.md", true);
+      const outcome = await readAnswer(resolve(shelf, scope, args["uri"]));
+      if (!outcome.ok) return textResult(outcome.message, true);
+      if ("blob" in outcome) return { content: [{ type: "resource", resource: { uri: outcome.uri, mimeType: outcome.mimeType, blob: outcome.blob } }] };
+      return textResult(outcome.text);
+    }
+    case "list_prompts":
+      return textResult(JSON.stringify(visiblePrompts(shelf, scope).map(formatPromptListing), null, 2));
+    case "get_prompt": {
+      const promptArgs = args["arguments"] ?? {};
+      if (typeof args["name"] !== "string") return textResult("get_prompt needs a string argument 'name'; list_prompts shows the names", true);
+      if (!isStringRecord(promptArgs)) return textResult("get_prompt's 'arguments' must be an object of strings", true);
+      const outcome = getPrompt(shelf, scope, args["name"], promptArgs);
+      return outcome.ok ? textResult(outcome.text) : textResult(outcome.message, true);
+    }
+    default:
+      return textResult(`Unknown tool: ${name}. The tools are ${[...TOOL_NAMES].join(", ")}.`, true);
+  }
+}
+
+function isStringRecord(value: unknown): value is Record<string, string | null> {
+  return (
+    typeof value === "object" &&
+    value !== null &&
+    !Array.isArray(value) &&
+    Object.values(value).every((entry) => entry === null || typeof entry === "string")
+  );
+}

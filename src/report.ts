@@ -1,0 +1,26 @@
+// `skillshelf check` in words: what would be served, then every problem, one line each.
+import { formatCount } from "./resolve/index.js";
+import type { HealthReport } from "./shelf/health.js";
+
+export function formatCheckReport(report: HealthReport): string {
+  const libraries = Object.keys(report.libraries).length;
+  const lines: string[] = [
+    `${formatCount(report.skills, "skill")} and ${formatCount(report.prompts, "prompt")} in ${libraries} ${libraries === 1 ? "library" : "libraries"} (${report.status})`,
+  ];
+  for (const [name, library] of Object.entries(report.libraries)) {
+    const counts = [formatCount(library.skills, "skill"), formatCount(library.prompts, "prompt"), formatCount(library.files, "library file")];
+    lines.push(`  skill://${name}: ${counts.join(", ")} (plugins: ${library.plugins.join(", ") || "none"})`);
+    if (library.error !== undefined) lines.push(`    error: ${library.error}`);
+    for (const row of library.skipped ?? []) lines.push(`    skipped ${row.plugin}: ${row.reason}`);
+    for (const [plugin, message] of Object.entries(library.conflicts ?? {})) lines.push(`    conflict ${plugin}: ${message}`);
+  }
+  for (const [id, plugin] of Object.entries(report.plugins)) {
+    if (plugin.error !== undefined) lines.push(`plugin ${id} failed: ${plugin.error}`);
+    for (const row of plugin.skipped ?? []) lines.push(`plugin ${id}: skipped ${row.path}: ${row.reason}`);
+    for (const row of plugin.dangling ?? []) lines.push(`plugin ${id}: ${row.skill} cites ${row.cites}, which is not found`);
+  }
+  for (const [key, fetch] of Object.entries(report.fetches)) {
+    if (fetch.status !== "ok") lines.push(`fetch ${key} ${fetch.status}${fetch.error === undefined ? "" : `: ${fetch.error}`}`);
+  }
+  return `${lines.join("\n")}\n`;
+}
