@@ -1,0 +1,56 @@
+// §2.4: not found, with a hint when the address is a directory the scope can see. The hint is computed from the
+// library view alone, so an out-of-scope directory gets exactly the message a missing address gets.
+import type { Answer } from "../model.js";
+import { manifestOf } from "./documents.js";
+import { prefixKeys } from "./lookup.js";
+import { FILES_FILE, formatSkillUri, INDEX_FILE, MANIFEST_FILE, SKILL_FILE } from "./uri.js";
+import type { LibraryView } from "./view.js";
+
+/** Advice when there is no hint: where to start, without naming any document the caller may not see. */
+export const NOT_FOUND_ADVICE =
+  "Start from the resource listing (resources/list, or the list_resources tool) to see what this server serves.";
+
+/** `Not found: <uri as sent>. <hint sentence or advice>` */
+export function formatNotFound(uri: string, lib: LibraryView | null, segments: readonly string[] | null): Answer {
+  const hint = lib === null || segments === null ? null : formatHint(lib, segments);
+  return { kind: "notFound", uri, message: `Not found: ${uri}. ${hint ?? NOT_FOUND_ADVICE}` };
+}
+
+/** The sentence naming what the directory is and which URI(s) to read instead, or null when it is no
+ *  directory the scope sees. Rows in the order of docs/addresses.md. */
+export function formatHint(lib: LibraryView, segments: readonly string[]): string | null {
+  const name = lib.library.name;
+  const uri = (...tail: string[]): string => formatSkillUri(name, [...segments, ...tail]);
+  const root = (file: string): string => formatSkillUri(name, [file]);
+
+  if (segments.length === 0) {
+    if (lib.skills.size > 0) return `It is a library: read ${root(INDEX_FILE)}.`;
+    if (lib.files.length > 0) return `It is a library: read ${root(FILES_FILE)}.`;
+    return null;
+  }
+  const keys = prefixKeys(segments);
+  const key = keys[segments.length] as string;
+  const isFolder = lib.folders.has(key);
+  if (lib.skills.has(key)) {
+    return isFolder
+      ? `It is a skill and a folder: read ${uri(SKILL_FILE)}, ${uri(MANIFEST_FILE)} or ${uri(INDEX_FILE)}.`
+      : `It is a skill: read ${uri(SKILL_FILE)} or ${uri(MANIFEST_FILE)}.`;
+  }
+  const isFileDir = lib.fileDirs.has(key);
+  if (isFolder) {
+    return isFileDir
+      ? `It is a folder and a directory of library files: read ${uri(INDEX_FILE)} or ${root(FILES_FILE)}.`
+      : `It is a folder: read ${uri(INDEX_FILE)}.`;
+  }
+  for (let i = segments.length - 1; i >= 1; i--) {
+    const skill = lib.skills.get(keys[i] as string);
+    if (skill === undefined) continue;
+    // Only directories that hold a file the manifest lists: a hidden or empty directory is no hint.
+    if (manifestOf(lib, skill).dirs.has(segments.slice(i).join("/"))) {
+      return `It is a directory inside a skill: read ${formatSkillUri(name, [...skill.address, MANIFEST_FILE])}.`;
+    }
+    break;
+  }
+  if (isFileDir) return `It is a directory of library files: read ${root(FILES_FILE)}.`;
+  return null;
+}

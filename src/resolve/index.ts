@@ -1,0 +1,21 @@
+// The resolver's public surface: parse an address, resolve a read, list what a scope sees.
+export { resolve } from "./resolve.js";
+export { listingRows, visibleSkills, type ListingRow } from "./listing.js";
+export { FULL_SCOPE, isLibraryVisible, isPluginAdmitted, isVisible } from "./scope.js";
+export {
+  FILES_FILE,
+  INDEX_FILE,
+  MANIFEST_FILE,
+  SCHEME,
+  SKILL_FILE,
+  decodeSegment,
+  encodeSegment,
+  formatSkillUri,
+  isHiddenPath,
+  isHiddenSegment,
+  parseSkillUri,
+  type SkillAddress,
+} from "./uri.js";
+export { INDEX_ADVICE, FILES_ADVICE, formatCount, formatOneLine } from "./documents.js";
+export { NOT_FOUND_ADVICE } from "./hints.js";
+export { JSON_TYPE, MARKDOWN, mimeTypeFor } from "./media.js";

@@ -1,0 +1,99 @@
+// §4.4: the listing is indexes, not skills — a dozen rows whatever the size of the shelf — unless `full`.
+import type { Scope, Shelf, Skill } from "../model.js";
+import { formatCount, formatOneLine } from "./documents.js";
+import { MARKDOWN } from "./media.js";
+import { FILES_FILE, formatSkillUri, INDEX_FILE, SKILL_FILE } from "./uri.js";
+import type { FolderNode, LibraryView } from "./view.js";
+import { libraryView, viewOf } from "./view.js";
+
+export interface ListingRow {
+  readonly uri: string;
+  readonly name: string;
+  readonly description: string;
+  readonly mimeType: string;
+}
+
+/** Visible libraries sorted by name: library index, top-level folder indexes, `_files.md`; then with `full`
+ *  one row per visible skill (its SKILL.md) sorted by URI. Memoised per (shelf, scope). */
+export function listingRows(shelf: Shelf, scope: Scope, full: boolean): readonly ListingRow[] {
+  const view = viewOf(shelf, scope);
+  const cached = view.listings.get(full);
+  if (cached !== undefined) return cached;
+  const libs = visibleLibraries(shelf, scope);
+  const rows: ListingRow[] = [];
+  for (const lib of libs) rows.push(...libraryRows(lib));
+  if (full) {
+    const skills: ListingRow[] = [];
+    for (const lib of libs) {
+      for (const skill of lib.skills.values()) {
+        skills.push({
+          uri: formatSkillUri(lib.library.name, [...skill.address, SKILL_FILE]),
+          name: skill.name,
+          description: skill.description,
+          mimeType: MARKDOWN,
+        });
+      }
+    }
+    skills.sort((a, b) => (a.uri < b.uri ? -1 : a.uri > b.uri ? 1 : 0));
+    rows.push(...skills);
+  }
+  Object.freeze(rows);
+  view.listings.set(full, rows);
+  return rows;
+}
+
+/** Every skill the scope sees, sorted by SKILL.md URI (for `skills/list` and friends). */
+export function visibleSkills(shelf: Shelf, scope: Scope): Skill[] {
+  const out: { uri: string; skill: Skill }[] = [];
+  for (const lib of visibleLibraries(shelf, scope)) {
+    for (const skill of lib.skills.values()) {
+      out.push({ uri: formatSkillUri(lib.library.name, [...skill.address, SKILL_FILE]), skill });
+    }
+  }
+  out.sort((a, b) => (a.uri < b.uri ? -1 : a.uri > b.uri ? 1 : 0));
+  return out.map((entry) => entry.skill);
+}
+
+function visibleLibraries(shelf: Shelf, scope: Scope): LibraryView[] {
+  const view = viewOf(shelf, scope);
+  const names = [...shelf.libraries.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  const out: LibraryView[] = [];
+  for (const name of names) {
+    const lib = libraryView(view, name);
+    if (lib !== null) out.push(lib);
+  }
+  return out;
+}
+
+function libraryRows(lib: LibraryView): ListingRow[] {
+  const name = lib.library.name;
+  const rows: ListingRow[] = [];
+  const root = lib.folders.get("");
+  if (root !== undefined) {
+    const about = formatOneLine(lib.library.description);
+    rows.push({
+      uri: formatSkillUri(name, [INDEX_FILE]),
+      name: `${name}/${INDEX_FILE}`,
+      description: `Index of library ${name}: ${formatCount(root.count, "skill")}.${about === "" ? "" : ` ${about}`}`,
+      mimeType: MARKDOWN,
+    });
+    for (const child of [...root.folders].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))) {
+      const folder = lib.folders.get(child) as FolderNode;
+      rows.push({
+        uri: formatSkillUri(name, [child, INDEX_FILE]),
+        name: `${name}/${child}/${INDEX_FILE}`,
+        description: `Index of folder ${name}/${child}: ${formatCount(folder.count, "skill")}.`,
+        mimeType: MARKDOWN,
+      });
+    }
+  }
+  if (lib.files.length > 0) {
+    rows.push({
+      uri: formatSkillUri(name, [FILES_FILE]),
+      name: `${name}/${FILES_FILE}`,
+      description: `Library files of ${name}, outside every skill: ${formatCount(lib.files.length, "library file")}.`,
+      mimeType: MARKDOWN,
+    });
+  }
+  return rows;
+}

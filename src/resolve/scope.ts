@@ -1,0 +1,19 @@
+// Scope helpers (§5.1). Compiling a scope from a request or a client belongs elsewhere; the resolver only
+// honours the two fields everywhere: one library or all, and the admitted plugin ids or all.
+import type { Scope } from "../model.js";
+
+/** Sees the whole shelf: the operator's view, the citation audit, and a server without clients. */
+export const FULL_SCOPE: Scope = Object.freeze({ library: null, plugins: null, key: "*" });
+
+export function isLibraryVisible(scope: Scope, library: string): boolean {
+  return scope.library === null || scope.library === library;
+}
+
+export function isPluginAdmitted(scope: Scope, plugin: string): boolean {
+  return scope.plugins === null || scope.plugins.has(plugin);
+}
+
+/** A skill, a library file or a fallback root of `plugin` in `library` is visible iff both are admitted. */
+export function isVisible(scope: Scope, library: string, plugin: string): boolean {
+  return isLibraryVisible(scope, library) && isPluginAdmitted(scope, plugin);
+}

@@ -1,0 +1,104 @@
+// §2.1: a `skill://` URI becomes (library, segments) in exactly this one place. Total: odd input is null, never a throw.
+
+export const SCHEME = "skill://";
+
+/** The reserved names of the address space (§1, §4). */
+export const INDEX_FILE = "_index.md";
+export const FILES_FILE = "_files.md";
+export const MANIFEST_FILE = "_manifest";
+export const SKILL_FILE = "SKILL.md";
+
+export interface SkillAddress {
+  readonly library: string;
+  /** Decoded, dot segments removed (clamped at the library root), empty segments dropped. */
+  readonly segments: string[];
+}
+
+/** Dot directories that tools publish skills and prompts under, so they are not hidden (§3.2). */
+const VISIBLE_DOT_DIRS: ReadonlySet<string> = new Set([".github", ".claude", ".agents"]);
+
+/** `.git` => true; `.github` => false; `a.md` => false. */
+export function isHiddenSegment(segment: string): boolean {
+  return segment.startsWith(".") && !VISIBLE_DOT_DIRS.has(segment);
+}
+
+/** `["refs", ".env"]` => true. */
+export function isHiddenPath(segments: readonly string[]): boolean {
+  for (const segment of segments) if (isHiddenSegment(segment)) return true;
+  return false;
+}
+
+function isHexDigit(code: number): boolean {
+  return (code >= 48 && code <= 57) || (code >= 65 && code <= 70) || (code >= 97 && code <= 102);
+}
+
+/** Percent-decode one segment once (RFC 3986, UTF-8): `gr%61fana` => `grafana`, `%252e` => `%2e`.
+ *  A malformed escape or invalid UTF-8 is null, and so is a decoded `/`, `\` or NUL: they would let one
+ *  segment smuggle a separator or a string terminator past the per-segment checks (as pillarjs/send refuses). */
+export function decodeSegment(raw: string): string | null {
+  let decoded = raw;
+  if (raw.includes("%")) {
+    for (let at = raw.indexOf("%"); at !== -1; at = raw.indexOf("%", at + 1)) {
+      if (!isHexDigit(raw.charCodeAt(at + 1)) || !isHexDigit(raw.charCodeAt(at + 2))) return null;
+    }
+    try {
+      decoded = decodeURIComponent(raw);
+    } catch {
+      return null; // the escapes are well formed, so only invalid UTF-8 lands here
+    }
+  }
+  if (decoded.includes("/") || decoded.includes("\\") || decoded.includes("\0")) return null;
+  return decoded;
+}
+
+/** `skill://other/../grafana/x/SKILL.md` => `{library: "other", segments: ["grafana", "x", "SKILL.md"]}`;
+ *  `skill://g/a/%2e%2e/b/` => `{library: "g", segments: ["b"]}`; `skill://g/a%2Fb` => null; `http://g/x` => null.
+ *  `?` and `#` are ordinary characters here: a skill URI has no query or fragment. */
+export function parseSkillUri(uri: string): SkillAddress | null {
+  if (typeof uri !== "string" || !uri.startsWith(SCHEME)) return null;
+  const raw = uri.slice(SCHEME.length).split("/");
+  const library = decodeSegment(raw[0] ?? "");
+  if (library === null || library === "") return null;
+  const segments: string[] = [];
+  for (let i = 1; i < raw.length; i++) {
+    // Every segment is decoded (and may refuse the URI) even when a later `..` removes it.
+    const segment = decodeSegment(raw[i] as string);
+    if (segment === null) return null;
+    if (segment === "" || segment === ".") continue;
+    // `..` removes the segment before it; with nothing before it, it is dropped: the library never changes.
+    if (segment === "..") segments.pop();
+    else segments.push(segment);
+  }
+  return { library, segments };
+}
+
+// What must be escaped so a segment parses back to itself (`%`), plus what RFC 3986 forbids in a path
+// (controls, space, `"<>[\]^`{|}`) and `?`/`#`, which generic URI parsers would cut off. Non-ASCII stays (IRI).
+const UNSAFE = /[\u0000-\u0020\u007f%?#"<>[\]^`{|}]/g;
+
+/** `my notes` => `my%20notes`; `100%` => `100%25`; `loki` => `loki`. */
+export function encodeSegment(segment: string): string {
+  UNSAFE.lastIndex = 0;
+  if (!UNSAFE.test(segment)) return segment;
+  return segment.replace(UNSAFE, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, "0")}`);
+}
+
+/** The inverse of `parseSkillUri` for addressable segments: `("grafana", ["loki", "SKILL.md"])` =>
+ *  `skill://grafana/loki/SKILL.md`. Every URI the server publishes is built here. */
+export function formatSkillUri(library: string, segments: readonly string[]): string {
+  let uri = SCHEME + encodeSegment(library);
+  for (const segment of segments) uri += `/${encodeSegment(segment)}`;
+  return uri;
+}
+
+/** Whether a segment survives `parseSkillUri` unchanged once encoded: not empty, not a dot segment, no separator. */
+export function isAddressableSegment(segment: string): boolean {
+  return (
+    segment !== "" &&
+    segment !== "." &&
+    segment !== ".." &&
+    !segment.includes("/") &&
+    !segment.includes("\\") &&
+    !segment.includes("\0")
+  );
+}

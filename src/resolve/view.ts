@@ -1,0 +1,202 @@
+// What one scope sees of one shelf, computed once and memoised: WeakMap by shelf, then Map by scope key.
+// Every per-request lookup after this is a map hit on a segment path; no request scans the skills.
+import type { HarvestedPlugin, Library, LibraryFile, Scope, Shelf, Skill } from "../model.js";
+import type { ListingRow } from "./listing.js";
+import { isLibraryVisible, isPluginAdmitted } from "./scope.js";
+import { FILES_FILE, INDEX_FILE, isAddressableSegment, isHiddenPath } from "./uri.js";
+
+/** A level of the address tree that holds at least one visible skill somewhere below it. */
+export interface FolderNode {
+  /** Segments below the library (`[]` for the library itself). */
+  readonly segments: readonly string[];
+  /** Visible skills anywhere below. */
+  count: number;
+  /** Names of child folders (each holds a visible skill). */
+  readonly folders: Set<string>;
+  /** Visible skills directly at this level. */
+  readonly skills: Skill[];
+}
+
+/** The skill manifest as served, and the directories inside the skill it implies (for hints). */
+export interface Manifest {
+  readonly text: string;
+  readonly dirs: ReadonlySet<string>;
+}
+
+export interface LibraryView {
+  readonly library: Library;
+  /** Served plugins the scope admits, in library order. */
+  readonly plugins: readonly HarvestedPlugin[];
+  readonly pluginById: ReadonlyMap<string, HarvestedPlugin>;
+  /** Visible skills keyed by address path. */
+  readonly skills: ReadonlyMap<string, Skill>;
+  /** Keyed by address path below the library (`""` is the library root). */
+  readonly folders: ReadonlyMap<string, FolderNode>;
+  /** Visible library files in plugin order, then path order (the order of `_files.md`). */
+  readonly files: readonly LibraryFile[];
+  readonly fileByPath: ReadonlyMap<string, LibraryFile>;
+  /** Proper ancestor directories of visible library files. */
+  readonly fileDirs: ReadonlySet<string>;
+  /** Every skill directory of the library's served plugins (served or skipped), per fetch, relative to the fetch. */
+  readonly skillDirsByFetch: ReadonlyMap<string, ReadonlySet<string>>;
+  readonly indexTexts: Map<string, string>;
+  filesText?: string;
+  readonly manifests: Map<string, Manifest>;
+}
+
+export interface ShelfView {
+  readonly shelf: Shelf;
+  readonly scope: Scope;
+  readonly libraries: Map<string, LibraryView | null>;
+  /** Listing rows, by `full`. */
+  readonly listings: Map<boolean, readonly ListingRow[]>;
+}
+
+/** Scopes are few (clients × narrowings); the cap only bounds memory against a flood of distinct ones. */
+const MAX_SCOPES_PER_SHELF = 64;
+
+const VIEWS = new WeakMap<Shelf, Map<string, ShelfView>>();
+
+export function viewOf(shelf: Shelf, scope: Scope): ShelfView {
+  let byScope = VIEWS.get(shelf);
+  if (byScope === undefined) {
+    byScope = new Map();
+    VIEWS.set(shelf, byScope);
+  }
+  let view = byScope.get(scope.key);
+  if (view === undefined) {
+    if (byScope.size >= MAX_SCOPES_PER_SHELF) byScope.delete(byScope.keys().next().value as string);
+    view = { shelf, scope, libraries: new Map(), listings: new Map() };
+    byScope.set(scope.key, view);
+  }
+  return view;
+}
+
+/** The library as the scope sees it, or null when it does not exist or lies outside the scope. */
+export function libraryView(view: ShelfView, name: string): LibraryView | null {
+  let lib = view.libraries.get(name);
+  if (lib === undefined) {
+    const library = view.shelf.libraries.get(name);
+    lib = library !== undefined && isLibraryVisible(view.scope, name) ? buildLibraryView(view, library) : null;
+    view.libraries.set(name, lib);
+  }
+  return lib;
+}
+
+function buildLibraryView(view: ShelfView, library: Library): LibraryView {
+  const plugins: HarvestedPlugin[] = [];
+  for (const id of library.served) {
+    const plugin = view.shelf.plugins.get(id);
+    if (plugin !== undefined && isPluginAdmitted(view.scope, id)) plugins.push(plugin);
+  }
+  const pluginById = new Map(plugins.map((plugin) => [plugin.id, plugin]));
+
+  const skills = new Map<string, Skill>();
+  const folders = new Map<string, FolderNode>();
+  for (const skill of library.skills.values()) {
+    // Only admitted plugins, and only addresses a URI can reach, so every index line reads back.
+    if (!pluginById.has(skill.plugin) || skill.address.length === 0) continue;
+    if (!skill.address.every(isAddressableSegment)) continue;
+    skills.set(skill.address.join("/"), skill);
+    addToFolders(folders, skill);
+  }
+
+  const files = visibleFiles(library, plugins);
+  const fileByPath = new Map(files.map((file) => [file.path, file]));
+  const fileDirs = new Set<string>();
+  for (const file of files) {
+    for (let end = file.path.indexOf("/"); end !== -1; end = file.path.indexOf("/", end + 1)) {
+      fileDirs.add(file.path.slice(0, end));
+    }
+  }
+
+  return {
+    library,
+    plugins,
+    pluginById,
+    skills,
+    folders,
+    files,
+    fileByPath,
+    fileDirs,
+    skillDirsByFetch: skillDirsByFetch(view.shelf, library),
+    indexTexts: new Map(),
+    manifests: new Map(),
+  };
+}
+
+// skills/a/b (address [a, b]) => folders "" (count+1, folder a), "a" (count+1, skill b).
+function addToFolders(folders: Map<string, FolderNode>, skill: Skill): void {
+  const address = skill.address;
+  let key = "";
+  for (let depth = 0; depth < address.length; depth++) {
+    let node = folders.get(key);
+    if (node === undefined) {
+      node = { segments: address.slice(0, depth), count: 0, folders: new Set(), skills: [] };
+      folders.set(key, node);
+    }
+    node.count++;
+    const child = address[depth] as string;
+    if (depth === address.length - 1) node.skills.push(skill);
+    else node.folders.add(child);
+    key = key === "" ? child : `${key}/${child}`;
+  }
+}
+
+/** Library files of admitted plugins in plugin order then path order, minus any a read would refuse
+ *  (hidden, reserved, unaddressable, inside a skill): `_files.md` never names what does not read back. */
+function visibleFiles(library: Library, plugins: readonly HarvestedPlugin[]): LibraryFile[] {
+  const out: LibraryFile[] = [];
+  for (const plugin of plugins) {
+    const own: LibraryFile[] = [];
+    for (const file of library.files.values()) {
+      if (file.plugin !== plugin.id) continue;
+      const segments = file.path.split("/");
+      const last = segments[segments.length - 1];
+      if (!segments.every(isAddressableSegment) || isHiddenPath(segments)) continue;
+      if (last === INDEX_FILE || last === FILES_FILE || insideSkillAddress(library, segments)) continue;
+      own.push(file);
+    }
+    own.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+    out.push(...own);
+  }
+  return out;
+}
+
+/** Whether some prefix of `segments` (itself included) is a skill address of the library, ignoring scope. */
+export function insideSkillAddress(library: Library, segments: readonly string[]): boolean {
+  let key = "";
+  for (const segment of segments) {
+    key = key === "" ? segment : `${key}/${segment}`;
+    if (library.skillAddresses.has(key)) return true;
+  }
+  return false;
+}
+
+const SKILL_DIRS = new WeakMap<Library, Map<string, Set<string>>>();
+
+/** Skill directories are compared relative to the fetch, so plugins sharing one fetch (marketplace entries
+ *  with `strict: false`, nested plugin roots) refuse each other's skill directories too. Scope-independent. */
+function skillDirsByFetch(shelf: Shelf, library: Library): Map<string, Set<string>> {
+  let byFetch = SKILL_DIRS.get(library);
+  if (byFetch === undefined) {
+    byFetch = new Map();
+    for (const id of library.served) {
+      const plugin = shelf.plugins.get(id);
+      if (plugin === undefined) continue;
+      let dirs = byFetch.get(plugin.fetch);
+      if (dirs === undefined) {
+        dirs = new Set();
+        byFetch.set(plugin.fetch, dirs);
+      }
+      for (const dir of plugin.skillDirs) dirs.add(joinPath(plugin.root, dir));
+    }
+    SKILL_DIRS.set(library, byFetch);
+  }
+  return byFetch;
+}
+
+/** `("", "a")` => `a`; `("r", "")` => `r`; `("r", "a")` => `r/a`. */
+export function joinPath(head: string, tail: string): string {
+  return head === "" ? tail : tail === "" ? head : `${head}/${tail}`;
+}
