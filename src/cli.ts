@@ -87,7 +87,7 @@ async function runServe(values: Values, dirs: readonly string[]): Promise<number
   const deps = { holder: service.holder, version: VERSION, ttlMs: config.ttlMs };
 
   if (transport === "stdio") {
-    const handle = serveStdio(() => buildMcpServer(deps, DEFAULT_VIEW), { onerror: (error) => logError(log, error) });
+    const handle = serveStdio((ctx) => buildMcpServer(deps, DEFAULT_VIEW, ctx.era), { onerror: (error) => logError(log, error) });
     log.log("info", "serving over stdio");
     return new Promise<number>((resolve) => {
       const stop = (): void => void handle.close().then(() => resolve(EXIT_OK));

@@ -5,7 +5,7 @@ import { toNodeHandler } from "@modelcontextprotocol/node";
 import { createMcpHandler, type McpHttpHandler } from "@modelcontextprotocol/server";
 import type { ErrorRequestHandler, Express } from "express";
 import type { ShelfHolder } from "../live/holder.js";
-import { parseRequestView } from "../mcp/request-view.js";
+import { DEFAULT_VIEW, parseRequestView } from "../mcp/request-view.js";
 import { buildMcpServer, type ServerDeps } from "../mcp/server.js";
 import { buildHealth } from "../shelf/health.js";
 import { formatOpenApi } from "./openapi.js";
@@ -53,7 +53,7 @@ export function createHttpApp(holder: ShelfHolder, deps: ServerDeps, options: Ht
     (ctx) => {
       const request = ctx.requestInfo;
       const view = request === undefined ? undefined : parseRequestView(new URL(request.url).searchParams, request.headers);
-      return buildMcpServer(deps, view ?? parseRequestView(new URLSearchParams(), new Headers()));
+      return buildMcpServer(deps, view ?? DEFAULT_VIEW, ctx.era);
     },
     { onerror: options.onError },
   );

@@ -3,11 +3,12 @@
 import { McpServer, ProtocolError, ProtocolErrorCode, type ServerCapabilities } from "@modelcontextprotocol/server";
 import * as z from "zod";
 import type { ShelfHolder } from "../live/holder.js";
-import { listingRows, resolve } from "../resolve/index.js";
+import { findSkillBySkillMd, listingRows, readDirectory, resolve } from "../resolve/index.js";
 import { formatInstructions } from "./instructions.js";
 import { formatPromptListing, getPrompt, visiblePrompts } from "./prompts.js";
 import { readAnswer } from "./read.js";
 import type { RequestView } from "./request-view.js";
+import { DEFAULT_PAGE_SIZE, formatSkillEntry, listSkillEntries, paginate, parseCursor, SKILLS_EXTENSION } from "./skills.js";
 import { callTool, PROMPT_TOOLS, RESOURCE_TOOLS } from "./tools.js";
 
 export interface ServerDeps {
@@ -24,18 +25,33 @@ const CAPABILITIES: ServerCapabilities = {
   resources: { listChanged: true, subscribe: true },
   prompts: { listChanged: true },
   tools: { listChanged: false },
+  extensions: { [SKILLS_EXTENSION]: { directoryRead: true } },
 };
+
+export type Era = "legacy" | "modern";
 
 /** Not found is `-32602` with `data: {uri}` as sent (§2.4). */
 export function notFoundError(uri: string, message: string): ProtocolError {
   return new ProtocolError(ProtocolErrorCode.InvalidParams, message, { uri });
 }
 
-export function buildMcpServer(deps: ServerDeps, view: RequestView): McpServer {
+function badCursor(): ProtocolError {
+  return new ProtocolError(ProtocolErrorCode.InvalidParams, "Invalid cursor: pass back the nextCursor of the previous page unchanged");
+}
+
+export function buildMcpServer(deps: ServerDeps, view: RequestView, era: Era): McpServer {
   const { holder } = deps;
   const scope = view.scope;
   const cacheScope = view.personal ? "private" : "public";
   const cacheHint = { ttlMs: deps.ttlMs, cacheScope } as const;
+  // The SDK stamps cache fields on spec methods only; the extension's results carry them on 2026-07-28.
+  const cacheFields = era === "modern" ? cacheHint : {};
+  const cursorOf = (cursor: string | undefined): string | null => {
+    if (cursor === undefined) return null;
+    const after = parseCursor(cursor);
+    if (after === null) throw badCursor();
+    return after;
+  };
   const mcp = new McpServer(
     { name: SERVER_NAME, version: deps.version },
     {
@@ -93,6 +109,31 @@ export function buildMcpServer(deps: ServerDeps, view: RequestView): McpServer {
     "tools/call",
     { params: z.looseObject({ name: z.string(), arguments: z.record(z.string(), z.unknown()).optional() }) },
     ({ name, arguments: args }) => callTool(holder.current, scope, view.fullListing, name, args ?? {}),
+  );
+
+  const cursorParams = z.looseObject({ cursor: z.string().optional() });
+  server.setRequestHandler("skills/list", { params: cursorParams }, ({ cursor }) => {
+    const page = listSkillEntries(holder.current, scope, cursorOf(cursor));
+    return { skills: page.items, ...(page.nextCursor === undefined ? {} : { nextCursor: page.nextCursor }), ...cacheFields };
+  });
+  server.setRequestHandler("skills/get", { params: z.looseObject({ uri: z.string() }) }, ({ uri }) => {
+    const skill = findSkillBySkillMd(holder.current, scope, uri);
+    if (skill === null) throw notFoundError(uri, `Not a skill: ${uri}. skills/get takes the SKILL.md URI of a skill from skills/list.`);
+    return { skill: formatSkillEntry(skill), ...cacheFields };
+  });
+  server.setRequestHandler(
+    "resources/directory/read",
+    { params: z.looseObject({ uri: z.string(), cursor: z.string().optional() }) },
+    ({ uri, cursor }) => {
+      const answer = readDirectory(holder.current, scope, uri);
+      if (answer.kind === "notFound") throw notFoundError(uri, answer.message);
+      const page = paginate(answer.entries, (entry) => entry.uri, cursorOf(cursor), DEFAULT_PAGE_SIZE);
+      return {
+        resources: page.items.map((entry) => ({ ...entry })),
+        ...(page.nextCursor === undefined ? {} : { nextCursor: page.nextCursor }),
+        ...cacheFields,
+      };
+    },
   );
   return mcp;
 }

@@ -1,6 +1,6 @@
 // The resolver's public surface: parse an address, resolve a read, list what a scope sees.
 export { resolve } from "./resolve.js";
-export { listingRows, visibleSkills, type ListingRow } from "./listing.js";
+export { findSkillBySkillMd, listingRows, visibleSkills, type ListingRow } from "./listing.js";
 export { FULL_SCOPE, isLibraryVisible, isPluginAdmitted, isVisible } from "./scope.js";
 export {
   FILES_FILE,
@@ -19,3 +19,4 @@ export {
 export { INDEX_ADVICE, FILES_ADVICE, formatCount, formatOneLine } from "./documents.js";
 export { NOT_FOUND_ADVICE } from "./hints.js";
 export { JSON_TYPE, MARKDOWN, mimeTypeFor } from "./media.js";
+export { DIRECTORY_TYPE, readDirectory, type DirectoryAnswer, type DirectoryEntry } from "./directory.js";

@@ -2,8 +2,8 @@
 import type { Scope, Shelf, Skill } from "../model.js";
 import { formatCount, formatOneLine } from "./documents.js";
 import { MARKDOWN } from "./media.js";
-import { FILES_FILE, formatSkillUri, INDEX_FILE, SKILL_FILE } from "./uri.js";
-import type { FolderNode, LibraryView } from "./view.js";
+import { FILES_FILE, formatSkillUri, INDEX_FILE, parseSkillUri, SKILL_FILE } from "./uri.js";
+import type { FolderNode, LibraryView, ShelfView } from "./view.js";
 import { libraryView, viewOf } from "./view.js";
 
 export interface ListingRow {
@@ -42,8 +42,13 @@ export function listingRows(shelf: Shelf, scope: Scope, full: boolean): readonly
   return rows;
 }
 
-/** Every skill the scope sees, sorted by SKILL.md URI (for `skills/list` and friends). */
-export function visibleSkills(shelf: Shelf, scope: Scope): Skill[] {
+const SORTED_SKILLS = new WeakMap<ShelfView, readonly Skill[]>();
+
+/** Every skill the scope sees, sorted by SKILL.md URI (for `skills/list` and friends). Memoised per (shelf, scope). */
+export function visibleSkills(shelf: Shelf, scope: Scope): readonly Skill[] {
+  const view = viewOf(shelf, scope);
+  const cached = SORTED_SKILLS.get(view);
+  if (cached !== undefined) return cached;
   const out: { uri: string; skill: Skill }[] = [];
   for (const lib of visibleLibraries(shelf, scope)) {
     for (const skill of lib.skills.values()) {
@@ -51,7 +56,17 @@ export function visibleSkills(shelf: Shelf, scope: Scope): Skill[] {
     }
   }
   out.sort((a, b) => (a.uri < b.uri ? -1 : a.uri > b.uri ? 1 : 0));
-  return out.map((entry) => entry.skill);
+  const skills = Object.freeze(out.map((entry) => entry.skill));
+  SORTED_SKILLS.set(view, skills);
+  return skills;
+}
+
+/** The visible skill whose SKILL.md `uri` names (after normalisation), or null: `skills/get`'s lookup. */
+export function findSkillBySkillMd(shelf: Shelf, scope: Scope, uri: string): Skill | null {
+  const parsed = parseSkillUri(uri);
+  if (parsed === null || parsed.segments.length < 2 || parsed.segments[parsed.segments.length - 1] !== SKILL_FILE) return null;
+  const lib = libraryView(viewOf(shelf, scope), parsed.library);
+  return lib?.skills.get(parsed.segments.slice(0, -1).join("/")) ?? null;
 }
 
 function visibleLibraries(shelf: Shelf, scope: Scope): LibraryView[] {

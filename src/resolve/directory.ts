@@ -1,0 +1,115 @@
+// `resources/directory/read` (SEP-2640): the direct children of a directory address, as the scope sees it.
+// Every directory counts: a library, a folder, a skill root, a subdirectory inside a skill, a directory of
+// library files. Files and unknown addresses are not directories. Generated documents are not listed: a
+// directory read shows the tree itself, and the indexes stay one read away.
+import type { Scope, Shelf, Skill } from "../model.js";
+import { MARKDOWN } from "./media.js";
+import { formatNotFound } from "./hints.js";
+import { prefixKeys } from "./lookup.js";
+import { formatSkillUri, parseSkillUri, SKILL_FILE } from "./uri.js";
+import { libraryView, viewOf, type LibraryView } from "./view.js";
+
+export const DIRECTORY_TYPE = "inode/directory";
+
+export interface DirectoryEntry {
+  readonly uri: string;
+  readonly name: string;
+  readonly mimeType: string;
+  readonly size?: number;
+  readonly description?: string;
+}
+
+export type DirectoryAnswer =
+  | { readonly kind: "directory"; readonly uri: string; readonly entries: readonly DirectoryEntry[] }
+  | { readonly kind: "notFound"; readonly uri: string; readonly message: string };
+
+type Child = { readonly kind: "dir" } | { readonly kind: "file"; readonly entry: DirectoryEntry };
+
+export function readDirectory(shelf: Shelf, scope: Scope, uri: string): DirectoryAnswer {
+  const parsed = parseSkillUri(uri);
+  const lib = parsed === null ? null : libraryView(viewOf(shelf, scope), parsed.library);
+  if (parsed === null || lib === null) return notFound(uri, null, null);
+  const segments = parsed.segments;
+  const children = childrenOf(lib, segments);
+  if (children === null || children.size === 0) return notFound(uri, lib, segments);
+  const base = (name: string): string => formatSkillUri(lib.library.name, [...segments, name]);
+  const entries: DirectoryEntry[] = [];
+  for (const [name, child] of children) {
+    entries.push(child.kind === "file" ? child.entry : { uri: base(name), name, mimeType: DIRECTORY_TYPE });
+  }
+  entries.sort((a, b) => (a.uri < b.uri ? -1 : a.uri > b.uri ? 1 : 0));
+  return { kind: "directory", uri, entries };
+}
+
+function notFound(uri: string, lib: LibraryView | null, segments: readonly string[] | null): DirectoryAnswer {
+  const answer = formatNotFound(uri, lib, segments);
+  return { kind: "notFound", uri, message: answer.kind === "notFound" ? answer.message : `Not found: ${uri}.` };
+}
+
+/** Children by name, or null when the address is no directory the scope sees. */
+function childrenOf(lib: LibraryView, segments: readonly string[]): Map<string, Child> | null {
+  const keys = prefixKeys(segments);
+  // Inside (or at) a visible skill: its files decide, nested skills' files included.
+  for (let i = segments.length; i >= 1; i--) {
+    const skill = lib.skills.get(keys[i] as string);
+    if (skill !== undefined) return skillChildren(lib, skill, segments.slice(i));
+  }
+  const key = keys[segments.length] as string;
+  const out = new Map<string, Child>();
+  const folder = lib.folders.get(key);
+  if (folder !== undefined) {
+    for (const name of folder.folders) out.set(name, { kind: "dir" });
+    for (const skill of folder.skills) out.set(skill.address[skill.address.length - 1] as string, { kind: "dir" });
+  }
+  for (const [name, child] of libraryFileChildren(lib).get(key) ?? []) if (!out.has(name)) out.set(name, child);
+  return folder === undefined && !lib.fileDirs.has(key) && key !== "" ? null : out;
+}
+
+function skillChildren(lib: LibraryView, skill: Skill, rest: readonly string[]): Map<string, Child> | null {
+  const prefix = rest.length === 0 ? "" : `${rest.join("/")}/`;
+  const out = new Map<string, Child>();
+  for (const path of skill.paths) {
+    if (!path.startsWith(prefix)) continue;
+    const tail = path.slice(prefix.length);
+    const cut = tail.indexOf("/");
+    if (cut !== -1) {
+      out.set(tail.slice(0, cut), { kind: "dir" });
+      continue;
+    }
+    const file = skill.files.get(path);
+    if (file === undefined) continue;
+    const segments = [...skill.address, ...path.split("/")];
+    const entry: DirectoryEntry =
+      path === SKILL_FILE
+        ? { uri: formatSkillUri(lib.library.name, segments), name: skill.name, mimeType: MARKDOWN, size: file.size, description: skill.description }
+        : { uri: formatSkillUri(lib.library.name, segments), name: tail, mimeType: file.mimeType, size: file.size };
+    out.set(tail, { kind: "file", entry });
+  }
+  return rest.length > 0 && out.size === 0 ? null : out;
+}
+
+const FILE_CHILDREN = new WeakMap<LibraryView, Map<string, Map<string, Child>>>();
+
+/** Library files grouped by their directory key (`""` for the library root), computed once per view. */
+function libraryFileChildren(lib: LibraryView): Map<string, Map<string, Child>> {
+  let byDir = FILE_CHILDREN.get(lib);
+  if (byDir !== undefined) return byDir;
+  byDir = new Map();
+  for (const file of lib.files) {
+    const segments = file.path.split("/");
+    let key = "";
+    segments.forEach((segment, depth) => {
+      const children = byDir?.get(key) ?? new Map<string, Child>();
+      byDir?.set(key, children);
+      if (depth === segments.length - 1) {
+        const uri = formatSkillUri(lib.library.name, segments);
+        children.set(segment, { kind: "file", entry: { uri, name: segment, mimeType: file.file.mimeType, size: file.file.size } });
+      } else if (!children.has(segment)) {
+        children.set(segment, { kind: "dir" });
+      }
+      key = key === "" ? segment : `${key}/${segment}`;
+    });
+  }
+  FILE_CHILDREN.set(lib, byDir);
+  return byDir;
+}
