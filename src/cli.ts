@@ -9,7 +9,9 @@ import type { Config } from "./config/types.js";
 import { createHttpApp } from "./http/app.js";
 import { ShelfService } from "./live/shelf-service.js";
 import { createLogger, LOG_LEVELS, type LogFormat, type Logger, type LogLevel } from "./log.js";
-import { DEFAULT_VIEW } from "./mcp/request-view.js";
+import type { Client } from "./http/access.js";
+import { DEFAULT_VIEW, type RequestView } from "./mcp/request-view.js";
+import { compileScope } from "./resolve/compile-scope.js";
 import { buildMcpServer } from "./mcp/server.js";
 import { formatCheckReport } from "./report.js";
 import { buildHealth, hasProblems } from "./shelf/health.js";
@@ -87,7 +89,15 @@ async function runServe(values: Values, dirs: readonly string[]): Promise<number
   const deps = { holder: service.holder, version: VERSION, ttlMs: config.ttlMs };
 
   if (transport === "stdio") {
-    const handle = serveStdio((ctx) => buildMcpServer(deps, DEFAULT_VIEW, ctx.era), { onerror: (error) => logError(log, error) });
+    // Over stdio there is no token: the flags set the ceiling, refused at startup like a bad argument.
+    const ceiling = { ...(values.library === undefined ? {} : { library: values.library }), categories: values.categories ?? [], tags: values.tags ?? [] };
+    const viewNow = (): RequestView => {
+      const compiled = compileScope(service.current, null, ceiling);
+      if (!compiled.ok) throw new UsageError(compiled.message);
+      return { ...DEFAULT_VIEW, scope: compiled.scope, personal: compiled.scope.key !== "*" };
+    };
+    viewNow();
+    const handle = serveStdio((ctx) => buildMcpServer(deps, viewNow(), ctx.era), { onerror: (error) => logError(log, error) });
     log.log("info", "serving over stdio");
     return new Promise<number>((resolve) => {
       const stop = (): void => void handle.close().then(() => resolve(EXIT_OK));
@@ -103,6 +113,7 @@ async function runServe(values: Values, dirs: readonly string[]): Promise<number
     host,
     allowedHosts: values["allowed-hosts"] ?? [],
     allowedOrigins: values["allowed-origins"] ?? [],
+    access: { clients: readClients(config), anonymous: config.anonymous },
     reindex: () => service.rebuild(),
     onError: (error) => logError(log, error),
   });
@@ -122,6 +133,17 @@ async function runServe(values: Values, dirs: readonly string[]): Promise<number
     };
     process.once("SIGTERM", stop);
     process.once("SIGINT", stop);
+  });
+}
+
+/** Tokens come from the environment when the server starts; an unset one names its variable, never a value. */
+function readClients(config: Config): Client[] {
+  return config.clients.map((client) => {
+    const token = process.env[client.token.env];
+    if (token === undefined || token === "") {
+      throw new UsageError(`client '${client.name}': the environment variable ${client.token.env} that holds its token is not set`);
+    }
+    return { name: client.name, token, scope: client.scope, admin: client.admin };
   });
 }
 

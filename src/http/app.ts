@@ -3,9 +3,11 @@
 import { createMcpExpressApp } from "@modelcontextprotocol/express";
 import { toNodeHandler } from "@modelcontextprotocol/node";
 import { createMcpHandler, type McpHttpHandler } from "@modelcontextprotocol/server";
-import type { ErrorRequestHandler, Express } from "express";
+import type { ErrorRequestHandler, Express, Request, Response } from "express";
 import type { ShelfHolder } from "../live/holder.js";
-import { DEFAULT_VIEW, parseRequestView } from "../mcp/request-view.js";
+import { DEFAULT_VIEW, parseRequestSettings, type RequestView } from "../mcp/request-view.js";
+import { compileScope } from "../resolve/compile-scope.js";
+import { authenticate, callerOf, formatAuthInfo, requireAdmin, type Access } from "./access.js";
 import { buildMcpServer, type ServerDeps } from "../mcp/server.js";
 import { buildHealth } from "../shelf/health.js";
 import { formatOpenApi } from "./openapi.js";
@@ -22,6 +24,7 @@ export interface HttpOptions {
   readonly reindex: () => Promise<string[]>;
   /** Unexpected failures are logged here, never sent to the client. */
   readonly onError: (error: unknown) => void;
+  readonly access: Access;
 }
 
 export const DEFAULT_BODY_LIMIT = "256kb";
@@ -49,21 +52,34 @@ export function createHttpApp(holder: ShelfHolder, deps: ServerDeps, options: Ht
   });
   app.disable("x-powered-by");
 
-  const mcp = createMcpHandler(
-    (ctx) => {
-      const request = ctx.requestInfo;
-      const view = request === undefined ? undefined : parseRequestView(new URL(request.url).searchParams, request.headers);
-      return buildMcpServer(deps, view ?? DEFAULT_VIEW, ctx.era);
-    },
-    { onerror: options.onError },
-  );
-  const handleMcp = toNodeHandler(mcp, { onerror: options.onError });
-  app.all("/mcp", (req, res) => void handleMcp(req, res, req.body));
+  app.use(authenticate(options.access));
+  const admin = requireAdmin(options.access);
 
-  app.get("/health", (_req, res) => {
+  // The view was compiled by the route below and rides in the SDK's auth pass-through to the factory.
+  const mcp = createMcpHandler((ctx) => buildMcpServer(deps, (ctx.authInfo?.extra?.["view"] as RequestView | undefined) ?? DEFAULT_VIEW, ctx.era), {
+    onerror: options.onError,
+  });
+  const handleMcp = toNodeHandler(mcp, { onerror: options.onError });
+  app.all("/mcp", (req, res) => {
+    const caller = callerOf(req);
+    const settings = parseRequestSettings(new URL(req.originalUrl, "http://localhost").searchParams, headersOf(req));
+    const compiled = compileScope(holder.current, caller?.scope ?? null, settings.scope);
+    if (!compiled.ok) return refuseRequest(req, res, compiled.message);
+    const view: RequestView = {
+      scope: compiled.scope,
+      fullListing: settings.fullListing,
+      resourceTools: settings.resourceTools,
+      promptTools: settings.promptTools,
+      personal: caller !== null || compiled.scope.key !== "*",
+    };
+    (req as Request & { auth?: unknown }).auth = formatAuthInfo(caller, { view });
+    void handleMcp(req, res, req.body);
+  });
+
+  app.get("/health", admin, (_req, res) => {
     res.json(buildHealth(holder.current));
   });
-  app.post("/reindex", async (_req, res) => {
+  app.post("/reindex", admin, async (_req, res) => {
     try {
       const rebuilt = await options.reindex();
       res.json({ ...buildHealth(holder.current), rebuilt });
@@ -75,7 +91,7 @@ export function createHttpApp(holder: ShelfHolder, deps: ServerDeps, options: Ht
   app.get("/openapi.yaml", (_req, res) => {
     res.type("application/yaml").send(formatOpenApi(deps.version));
   });
-  app.get("/", (_req, res) => {
+  app.get("/", admin, (_req, res) => {
     res.type("text/html").send(renderShelfPage(holder.current, buildHealth(holder.current)));
   });
 
@@ -92,4 +108,23 @@ export function createHttpApp(holder: ShelfHolder, deps: ServerDeps, options: Ht
   };
   app.use(onBodyError);
   return { app, mcp };
+}
+
+function headersOf(req: Request): Headers {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(", ") : value);
+  }
+  return headers;
+}
+
+/** A refused scope answers every JSON-RPC request with -32602 before anything is served (§5.1). */
+function refuseRequest(req: Request, res: Response, message: string): void {
+  const body: unknown = req.body;
+  const id = typeof body === "object" && body !== null && "id" in body ? (body as { id: unknown }).id : undefined;
+  if (req.method === "POST" && id === undefined && typeof body === "object" && body !== null && !Array.isArray(body)) {
+    res.status(202).end(); // a notification gets no answer
+    return;
+  }
+  res.status(200).json({ jsonrpc: "2.0", id: id ?? null, error: { code: -32602, message } });
 }

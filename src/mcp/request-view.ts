@@ -1,6 +1,7 @@
 // What one request asks to see (§5.1): its scope and the listing/tool switches, from query parameters and
-// headers (a header wins over the parameter of the same setting).
+// headers (a header wins over the parameter of the same setting; repeated parameters are lists).
 import type { Scope } from "../model.js";
+import type { ScopeSpec } from "../resolve/compile-scope.js";
 import { FULL_SCOPE } from "../resolve/index.js";
 
 export interface RequestView {
@@ -17,21 +18,34 @@ export interface RequestView {
 
 export const DEFAULT_VIEW: RequestView = { scope: FULL_SCOPE, fullListing: false, resourceTools: false, promptTools: false, personal: false };
 
-/** The last value of a setting: the header when present, else the query parameter. */
-function setting(query: URLSearchParams, headers: Headers, param: string, header: string): string | null {
-  const fromHeader = headers.get(header);
-  return fromHeader !== null ? fromHeader.trim() : query.get(param);
+export interface RequestSettings {
+  readonly scope: ScopeSpec;
+  readonly fullListing: boolean;
+  readonly resourceTools: boolean;
+  readonly promptTools: boolean;
 }
 
-export function parseRequestView(query: URLSearchParams, headers: Headers, base: RequestView = DEFAULT_VIEW): RequestView {
-  const is = (param: string, header: string, value: string): boolean | null => {
-    const raw = setting(query, headers, param, header);
-    return raw === null ? null : raw.toLowerCase() === value;
+function trimmed(values: readonly string[]): string[] {
+  return values.map((value) => value.trim()).filter((value) => value !== "");
+}
+
+/** `X-Skill-Categories: a, b` => `["a", "b"]`; tags items are separated by `;` in a header, since a comma
+ *  inside one item means all-of: `X-Skill-Tags: a,b; c` => `["a,b", "c"]`. */
+export function parseRequestSettings(query: URLSearchParams, headers: Headers): RequestSettings {
+  const header = (name: string): string | null => headers.get(name);
+  const library = header("x-skill-library")?.trim() ?? query.get("library") ?? undefined;
+  const categoriesHeader = header("x-skill-categories");
+  const categories = categoriesHeader === null ? trimmed(query.getAll("categories")) : trimmed(categoriesHeader.split(","));
+  const tagsHeader = header("x-skill-tags");
+  const tags = tagsHeader === null ? trimmed(query.getAll("tags")) : trimmed(tagsHeader.split(";"));
+  const is = (param: string, name: string, value: string): boolean => {
+    const raw = header(name) ?? query.get(param);
+    return raw !== null && raw.trim().toLowerCase() === value;
   };
   return {
-    ...base,
-    fullListing: is("skills", "x-skill-listing", "full") ?? base.fullListing,
-    resourceTools: is("resources", "x-mcp-resources", "off") ?? base.resourceTools,
-    promptTools: is("prompts", "x-mcp-prompts", "off") ?? base.promptTools,
+    scope: { ...(library === undefined ? {} : { library }), categories, tags },
+    fullListing: is("skills", "x-skill-listing", "full"),
+    resourceTools: is("resources", "x-mcp-resources", "off"),
+    promptTools: is("prompts", "x-mcp-prompts", "off"),
   };
 }

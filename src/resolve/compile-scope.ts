@@ -1,0 +1,106 @@
+// §5: a request scope (and a client's ceiling) compiled against one shelf into the set of plugins it admits.
+// Naming something that does not exist — or that lies outside the ceiling, which must look the same — is
+// refused with a message listing what does exist, because a typo that silently serves nothing is the worst
+// failure an operator can get.
+import type { Scope, Shelf } from "../model.js";
+import { matchesCategories, matchesTags } from "../shelf/select.js";
+
+export interface ScopeSpec {
+  readonly library?: string;
+  readonly categories?: readonly string[];
+  /** Each item is all-of its comma parts; items are any-of. */
+  readonly tags?: readonly string[];
+}
+
+export type ScopeResult = { readonly ok: true; readonly scope: Scope } | { readonly ok: false; readonly message: string };
+
+/** Distinct scopes are few; the bound only caps memory against a flood of distinct ones. */
+const MAX_SCOPES = 256;
+const COMPILED = new WeakMap<Shelf, Map<string, ScopeResult>>();
+
+function isEmpty(spec: ScopeSpec | null): boolean {
+  return spec === null || (spec.library === undefined && (spec.categories ?? []).length === 0 && (spec.tags ?? []).length === 0);
+}
+
+function formatKey(spec: ScopeSpec | null): string {
+  if (spec === null) return "";
+  const sorted = (items: readonly string[] | undefined): string[] => [...(items ?? [])].sort();
+  return JSON.stringify([spec.library ?? null, sorted(spec.categories), sorted(spec.tags)]);
+}
+
+/** Compile once per (shelf, ceiling, request); later requests of the same scope are a map hit. */
+export function compileScope(shelf: Shelf, ceiling: ScopeSpec | null, request: ScopeSpec): ScopeResult {
+  if (isEmpty(ceiling) && isEmpty(request)) return { ok: true, scope: { library: null, plugins: null, key: "*" } };
+  let cache = COMPILED.get(shelf);
+  if (cache === undefined) {
+    cache = new Map();
+    COMPILED.set(shelf, cache);
+  }
+  const key = `${formatKey(ceiling)}|${formatKey(request)}`;
+  let result = cache.get(key);
+  if (result === undefined) {
+    if (cache.size >= MAX_SCOPES) cache.delete(cache.keys().next().value as string);
+    result = buildScope(shelf, ceiling, request, key);
+    cache.set(key, result);
+  }
+  return result;
+}
+
+function listOf(items: Iterable<string>): string {
+  const sorted = [...new Set(items)].sort();
+  return sorted.length === 0 ? "(none)" : sorted.join(", ");
+}
+
+function buildScope(shelf: Shelf, ceiling: ScopeSpec | null, request: ScopeSpec, key: string): ScopeResult {
+  // What exists, as far as this caller may know: the ceiling's libraries and the plugins it admits.
+  const libraries = [...shelf.libraries.keys()].filter((name) => ceiling?.library === undefined || ceiling.library === name);
+  const members = new Set(libraries.flatMap((name) => shelf.libraries.get(name)?.plugins ?? []));
+  const ceilingPlugins = [...members].flatMap((id) => {
+    const plugin = shelf.plugins.get(id);
+    if (plugin === undefined) return [];
+    return ceiling === null || (matchesCategories(ceiling.categories ?? [], plugin.meta) && matchesTags(ceiling.tags ?? [], plugin.meta))
+      ? [plugin]
+      : [];
+  });
+  const categories = new Set(ceilingPlugins.flatMap((plugin) => (plugin.meta.category === undefined ? [] : [plugin.meta.category])));
+  const labels = new Set(ceilingPlugins.flatMap((plugin) => [...plugin.meta.tags, ...plugin.meta.keywords]));
+
+  const library = request.library;
+  if (library !== undefined) {
+    if (library.includes("/")) return refuse(`library '${library}' names a folder; a scope names a whole library: ${listOf(libraries)}`);
+    if (!libraries.includes(library)) return refuse(`library '${library}' does not exist; the libraries are: ${listOf(libraries)}`);
+  }
+  for (const category of request.categories ?? []) {
+    if (!categories.has(category)) return refuse(`category '${category}' does not exist; the categories are: ${listOf(categories)}`);
+  }
+  for (const item of request.tags ?? []) {
+    for (const part of item.split(",").map((tag) => tag.trim()).filter((tag) => tag !== "")) {
+      if (!labels.has(part)) return refuse(`tag '${part}' does not exist; the tags are: ${listOf(labels)}`);
+    }
+  }
+
+  const admitted = new Set(
+    ceilingPlugins
+      .filter((plugin) => matchesCategories(request.categories ?? [], plugin.meta) && matchesTags(request.tags ?? [], plugin.meta))
+      .map((plugin) => plugin.id),
+  );
+  const visibleLibrary = library ?? ceiling?.library ?? null;
+  const shown = (visibleLibrary === null ? libraries : [visibleLibrary]).some((name) =>
+    (shelf.libraries.get(name)?.plugins ?? []).some((id) => admitted.has(id)),
+  );
+  if (!shown) return refuse(`the scope ${formatScope(request)} shows nothing: no plugin of ${visibleLibrary === null ? "any library" : `library '${visibleLibrary}'`} matches it`);
+  return { ok: true, scope: { library: visibleLibrary, plugins: admitted, key } };
+}
+
+function formatScope(spec: ScopeSpec): string {
+  const parts = [
+    ...(spec.library === undefined ? [] : [`library=${spec.library}`]),
+    ...(spec.categories ?? []).map((category) => `categories=${category}`),
+    ...(spec.tags ?? []).map((tag) => `tags=${tag}`),
+  ];
+  return parts.length === 0 ? "(no narrowing)" : parts.join(" ");
+}
+
+function refuse(message: string): ScopeResult {
+  return { ok: false, message: `Scope refused: ${message}.` };
+}
