@@ -2,7 +2,7 @@ import { parse, YAMLParseError } from "yaml";
 
 export type FrontmatterResult =
   | { readonly ok: true; readonly data: Readonly<Record<string, unknown>>; readonly body: string }
-  | { readonly ok: false; readonly reason: string };
+  | { readonly ok: false; readonly reason: string; readonly absent?: true };
 
 const OPEN = /^---[ \t]*(\r?\n|$)/;
 const CLOSE = /^---[ \t]*(\r?\n|$)/m;
@@ -15,9 +15,8 @@ export function parseFrontmatter(text: string): FrontmatterResult {
   if (open === null) {
     return {
       ok: false,
-      reason:
-        "prompt has no frontmatter; a prompt file must start with a YAML block between '---' lines " +
-        "(Claude Code also runs commands without one, skillshelf does not serve them: add at least a description)",
+      absent: true,
+      reason: "prompt has no frontmatter; outside commands/, a prompt file must start with a YAML block between '---' lines",
     };
   }
   const afterOpen = open[0].length;
@@ -42,7 +41,7 @@ export function parseFrontmatter(text: string): FrontmatterResult {
 }
 
 /** `"\n\n  Body\n\n"` => `"  Body"`: whole blank lines go at the start, all whitespace at the end. */
-function trimBody(body: string): string {
+export function trimBody(body: string): string {
   return body.replace(/^(?:[ \t]*\r?\n)+/, "").trimEnd();
 }
 

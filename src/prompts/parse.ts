@@ -4,8 +4,8 @@ import type { Dialect } from "../config/types.js";
 import type { HarvestedPromptFile, SkipRow } from "../model.js";
 import { compileClaude } from "./claude.js";
 import { compileCopilot } from "./copilot.js";
-import { classifyArguments, detectDialect, INVALID_ARGUMENTS, MIXED_ARGUMENTS } from "./dialect.js";
-import { parseFrontmatter } from "./frontmatter.js";
+import { classifyArguments, detectDialect, INVALID_ARGUMENTS, isClaudeCommand, MIXED_ARGUMENTS } from "./dialect.js";
+import { parseFrontmatter, trimBody } from "./frontmatter.js";
 import { compileSkillshelf } from "./skillshelf.js";
 import type { Compiled, ParsedPrompt, ParseResult, PromptDialect } from "./types.js";
 
@@ -22,7 +22,12 @@ export function parsePromptFile(file: HarvestedPromptFile, dialect: Dialect): Pa
   const stem = parsePromptStem(file.path);
   if (stem === "") return { ok: false, reason: "prompt file name has an empty stem, so the prompt would have no name" };
 
-  const fm = parseFrontmatter(file.text);
+  const parsed = parseFrontmatter(file.text);
+  // Claude Code runs a command file without frontmatter as its whole body, and so do we (a deliberate
+  // departure from SPEC §7, which skips every prompt without frontmatter: 40 of the 95 commands of a real
+  // marketplace have none, and the issue asks that existing collections work unchanged).
+  const commandWithoutFrontmatter = !parsed.ok && parsed.absent === true && (dialect === "claude" || (dialect === "auto" && isClaudeCommand(file)));
+  const fm = commandWithoutFrontmatter ? ({ ok: true, data: {}, body: trimBody(file.text.replace(/^\uFEFF/, "")) } as const) : parsed;
   if (!fm.ok) return fm;
   const { data, body } = fm;
 

@@ -65,8 +65,7 @@ describe("parsePromptFiles", () => {
       {
         path: "a/review.prompt.md",
         reason:
-          "prompt has no frontmatter; a prompt file must start with a YAML block between '---' lines " +
-          "(Claude Code also runs commands without one, skillshelf does not serve them: add at least a description)",
+          "prompt has no frontmatter; outside commands/, a prompt file must start with a YAML block between '---' lines",
       },
       { path: "prompts/other.md", reason: "has 'applyTo' in its frontmatter, so it is an instruction file, not a prompt" },
       { path: "prompts/review.md", reason: "a second prompt named 'review' in this plugin; commands/review.md already serves that name" },
@@ -132,5 +131,23 @@ describe("a body marker decides and the same body compiles", () => {
   test("skillshelf placeholders found by detection are all checked", () => {
     const def = defineFor("prompts/x.md", "---\narguments: [{name: a}, {name: b}]\n---\n{{a}} {{b}}");
     expect(def.segments).toEqual([{ kind: "value", name: "a" }, { kind: "text", text: " " }, { kind: "value", name: "b" }]);
+  });
+});
+
+describe("Claude commands without frontmatter", () => {
+  test("serve their whole body, as Claude Code runs them", () => {
+    const result = parsePromptFiles([{ path: "commands/review.md", text: "\uFEFF# Review\n\nReview $ARGUMENTS carefully.\n", command: true }], "auto");
+    expect(result.skipped).toEqual([]);
+    const [prompt] = buildPromptDefs("kit", result.prompts, "p");
+    expect(prompt?.name).toBe("kit_review");
+    expect(prompt?.dialect).toBe("claude");
+    expect(prompt?.description).toBe("Review");
+    expect(prompt?.arguments.map((a) => a.name)).toEqual(["arguments"]);
+  });
+
+  test("outside commands/ a file without frontmatter is still skipped", () => {
+    const result = parsePromptFiles([{ path: "prompts/review.md", text: "Review $ARGUMENTS\n", command: false }], "auto");
+    expect(result.prompts).toEqual([]);
+    expect(result.skipped.map((row) => row.path)).toEqual(["prompts/review.md"]);
   });
 });

@@ -10,17 +10,7 @@ const ROWS: Row[] = [
   {
     title: "no frontmatter",
     text: "# Review\n\nReview the code.\n",
-    reason:
-      "prompt has no frontmatter; a prompt file must start with a YAML block between '---' lines " +
-      "(Claude Code also runs commands without one, skillshelf does not serve them: add at least a description)",
-  },
-  {
-    title: "no frontmatter in a Claude command",
-    path: "commands/review.md",
-    text: "Review $ARGUMENTS\n",
-    reason:
-      "prompt has no frontmatter; a prompt file must start with a YAML block between '---' lines " +
-      "(Claude Code also runs commands without one, skillshelf does not serve them: add at least a description)",
+    reason: "prompt has no frontmatter; outside commands/, a prompt file must start with a YAML block between '---' lines",
   },
   { title: "frontmatter not closed", text: "---\ndescription: x\n\nBody", reason: "prompt frontmatter is not closed; it needs a '---' line after the YAML" },
   {
