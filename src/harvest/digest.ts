@@ -1,0 +1,118 @@
+// Reading served files: one read per file gives its digest, its text-ness and (when small) its bytes.
+import { isUtf8 } from "node:buffer";
+import { createHash } from "node:crypto";
+import fs from "node:fs";
+
+import type { DiskFile, HarvestedFile, HarvestedPlugin } from "../model.js";
+import type { Pacer } from "./pacer.js";
+
+/** Files up to this size keep their bytes in the shelf; larger ones are read from disk when served. */
+export const SMALL_FILE_BYTES = 64 * 1024;
+/** A file over SMALL_FILE_BYTES is hashed in chunks of this size, never held whole. */
+const CHUNK_BYTES = 1024 * 1024;
+
+/** `sha256:` + 64 lower-case hex over the bytes. */
+export function digestOf(bytes: Uint8Array): string {
+  return `sha256:${createHash("sha256").update(bytes).digest("hex")}`;
+}
+
+/** Read `file` once, reporting it as `path`. `keepBytes` keeps the bytes whatever the size (SKILL.md); otherwise
+ *  only files up to SMALL_FILE_BYTES keep them. Sizes come from the bytes read, not the earlier stat, so the
+ *  size and the digest always describe the same bytes. */
+export async function readHarvestedFile(file: DiskFile, path: string, keepBytes: boolean, pacer: Pacer): Promise<HarvestedFile> {
+  if (keepBytes || file.size <= SMALL_FILE_BYTES) {
+    const buffer = fs.readFileSync(file.abs);
+    const bytes = new Uint8Array(buffer.buffer, buffer.byteOffset, buffer.byteLength);
+    // isUtf8 is the fatal TextDecoder's verdict without building the string.
+    const base = { path, abs: file.abs, size: bytes.length, mtimeMs: file.mtimeMs, digest: digestOf(bytes), text: isUtf8(bytes) };
+    return keepBytes || bytes.length <= SMALL_FILE_BYTES ? { ...base, bytes } : base;
+  }
+  const hash = createHash("sha256");
+  const decoder = new TextDecoder("utf-8", { fatal: true });
+  const chunk = Buffer.allocUnsafe(CHUNK_BYTES);
+  let text = true;
+  let size = 0;
+  const fd = fs.openSync(file.abs, "r");
+  try {
+    for (let n = fs.readSync(fd, chunk, 0, CHUNK_BYTES, size); n > 0; n = fs.readSync(fd, chunk, 0, CHUNK_BYTES, size)) {
+      const part = chunk.subarray(0, n);
+      hash.update(part);
+      size += n;
+      if (text) text = decodes(decoder, part);
+      if (pacer.due()) await pacer.pause();
+    }
+  } finally {
+    fs.closeSync(fd);
+  }
+  if (text) text = decodes(decoder); // A multi-byte sequence cut off at the end is not UTF-8.
+  return { path, abs: file.abs, size, mtimeMs: file.mtimeMs, digest: `sha256:${hash.digest("hex")}`, text };
+}
+
+/** Feed one chunk to a streaming fatal decoder (no chunk = the end); false once the bytes are not UTF-8. */
+function decodes(decoder: TextDecoder, part?: Uint8Array): boolean {
+  try {
+    if (part === undefined) decoder.decode();
+    else decoder.decode(part, { stream: true });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Node's error code (`ENOENT`) or a generic word; never the message, which carries the absolute path. */
+export function errorCode(error: unknown): string {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === "string" ? code : "I/O error";
+}
+
+export type ReadResult =
+  | { readonly ok: true; readonly file: HarvestedFile }
+  | { readonly ok: false; readonly code: string };
+
+/** Reads each file at most once, by its path from the plugin root: a nested skill's files are also its outer
+ *  skill's files. Yields to the event loop between slices of work. */
+export interface FileReader {
+  read(file: DiskFile, keepBytes?: boolean): Promise<ReadResult>;
+}
+
+/** `prior` holds the previous harvest's reads by path from the plugin root: a file with the same real path, size
+ *  and mtime is taken as unchanged (§9) and is neither re-read nor re-hashed. */
+export function createFileReader(pacer: Pacer, prior: ReadonlyMap<string, HarvestedFile> = new Map()): FileReader {
+  const cache = new Map<string, Promise<ReadResult>>();
+  const load = async (file: DiskFile, keepBytes: boolean): Promise<ReadResult> => {
+    const old = prior.get(file.path);
+    if (old !== undefined && old.abs === file.abs && old.size === file.size && old.mtimeMs === file.mtimeMs) {
+      if (!keepBytes || old.bytes !== undefined) return { ok: true, file: { ...old, path: file.path } };
+    }
+    if (pacer.due()) await pacer.pause();
+    try {
+      return { ok: true, file: await readHarvestedFile(file, file.path, keepBytes, pacer) };
+    } catch (error) {
+      return { ok: false, code: errorCode(error) };
+    }
+  };
+  return {
+    read(file: DiskFile, keepBytes = false): Promise<ReadResult> {
+      let result = cache.get(file.path);
+      if (result === undefined) cache.set(file.path, (result = load(file, keepBytes)));
+      return result;
+    },
+  };
+}
+
+/** The reads of a previous harvest, by path from the plugin root (skill files are stored relative to their skill). */
+export function priorReads(previous: HarvestedPlugin | undefined): Map<string, HarvestedFile> {
+  const reads = new Map<string, HarvestedFile>();
+  if (previous === undefined || previous.status !== "ok") return reads;
+  // One file may be stored twice (a nested SKILL.md is also a file of its outer skill): keep the copy with bytes.
+  const keep = (path: string, file: HarvestedFile): void => {
+    if (reads.get(path)?.bytes === undefined) reads.set(path, file);
+  };
+  for (const skill of previous.skills) {
+    const prefix = skill.dir === "" ? "" : `${skill.dir}/`;
+    keep(`${prefix}SKILL.md`, skill.skillMd);
+    for (const file of skill.files) keep(prefix + file.path, file);
+  }
+  for (const file of previous.libraryFiles) keep(file.path, file);
+  return reads;
+}

@@ -1,0 +1,112 @@
+// Harvest one plugin: walk its root once, then pick skills, library files and prompts from that one walk.
+import type { DiskFile, HarvestedPlugin, PluginMeta } from "../model.js";
+import type { HarvestContext } from "./context.js";
+import { createFileReader, errorCode, priorReads } from "./digest.js";
+import { compileHiddenOptIns, SKILL_CONVENTION } from "./globs.js";
+import { compileFileGlobs, harvestLibraryFiles } from "./library.js";
+import { sharedPacer } from "./pacer.js";
+import { comparePaths } from "./paths.js";
+import { harvestPrompts, selectPromptGlobs } from "./prompts.js";
+import { compileSkillGlobs, harvestSkills } from "./skills.js";
+import { SkipRows } from "./skip-rows.js";
+import { openRoot, walkRoot } from "./walk.js";
+
+export interface HarvestInput {
+  readonly id: string;
+  readonly meta: PluginMeta;
+  /** The fetch key (§10), used in messages instead of any absolute path. */
+  readonly fetch: string;
+  /** The subdirectory inside the fetch, `""` for its root. */
+  readonly root: string;
+  /** Absolute path of the plugin root on disk. Internal: never appears in a message. */
+  readonly rootAbs: string;
+  /** Absent = the convention (§3.1); `[]` = off. */
+  readonly skills?: readonly string[];
+  readonly prompts?: readonly string[];
+  readonly files?: readonly string[];
+  /** Prompt globs a plugin manifest declares as Claude commands; used when `prompts` is absent. */
+  readonly commands?: readonly string[];
+  readonly limits: { readonly fileBytes: number };
+  /** The last harvest of this plugin: unchanged files (same real path, size and mtime) are not read again. */
+  readonly previous?: HarvestedPlugin;
+}
+
+function failed(input: HarvestInput, error: string): HarvestedPlugin {
+  return {
+    id: input.id,
+    meta: input.meta,
+    fetch: input.fetch,
+    root: input.root,
+    status: "failed",
+    error,
+    skills: [],
+    libraryFiles: [],
+    tree: new Map(),
+    skillDirs: [],
+    prompts: [],
+    skipped: [],
+  };
+}
+
+/** `fetch ./kit, subdir docs` — how a message names the root without its absolute path. */
+function rootName(input: HarvestInput): string {
+  return input.root === "" ? `the root of fetch ${input.fetch}` : `the subdirectory ${input.root} of fetch ${input.fetch}`;
+}
+
+export async function harvestPlugin(input: HarvestInput): Promise<HarvestedPlugin> {
+  const opened = openRoot(input.rootAbs);
+  if (!opened.ok) {
+    const what = opened.problem === "missing" ? "does not exist" : "is not a directory";
+    return failed(input, `The plugin root, ${rootName(input)}, ${what}.`);
+  }
+  try {
+    return await harvestRoot(input, opened.real);
+  } catch (error) {
+    // Never the error's message: it may carry an absolute path.
+    return failed(input, `Harvesting ${rootName(input)} failed (${errorCode(error)}).`);
+  }
+}
+
+async function harvestRoot(input: HarvestInput, rootReal: string): Promise<HarvestedPlugin> {
+  const skillPatterns = input.skills ?? SKILL_CONVENTION;
+  const filePatterns = input.files ?? [];
+  const promptGlobs = selectPromptGlobs(input.prompts, input.commands);
+  const optIns = compileHiddenOptIns([...skillPatterns, ...filePatterns, ...promptGlobs.patterns]);
+
+  const pacer = sharedPacer();
+  const walk = await walkRoot(rootReal, optIns, pacer);
+  const entries = walk.files.sort((a, b) => comparePaths(a.path, b.path));
+  const ctx: HarvestContext = {
+    entries,
+    escapes: walk.escapes.sort(comparePaths),
+    fileBytes: input.limits.fileBytes,
+    reader: createFileReader(pacer, priorReads(input.previous)),
+    pacer,
+    skipped: new SkipRows(),
+    priorSkills: new Map(input.previous?.status === "ok" ? input.previous.skills.map((s) => [s.dir, s]) : []),
+  };
+
+  const { skills, skillDirs, addresses } = await harvestSkills(ctx, compileSkillGlobs(skillPatterns));
+  const libraryFiles = await harvestLibraryFiles(ctx, compileFileGlobs(filePatterns), { skillDirs, addresses });
+  const prompts = await harvestPrompts(ctx, promptGlobs);
+
+  // The fallback tree: everything visible and within the size limit, by the name it was reached by.
+  const tree = new Map<string, DiskFile>();
+  for (const e of entries) {
+    if (!e.hidden && e.size <= ctx.fileBytes) tree.set(e.path, { path: e.path, abs: e.abs, size: e.size, mtimeMs: e.mtimeMs });
+  }
+
+  return {
+    id: input.id,
+    meta: input.meta,
+    fetch: input.fetch,
+    root: input.root,
+    status: "ok",
+    skills,
+    libraryFiles,
+    tree,
+    skillDirs,
+    prompts,
+    skipped: ctx.skipped.sorted(),
+  };
+}

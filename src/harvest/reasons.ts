@@ -1,0 +1,42 @@
+// The exact wording of every skipped row harvest reports (§3.5): one sentence naming the rule.
+
+const quote = (s: string): string => JSON.stringify(s);
+
+export const MAX_DESCRIPTION_CHARS = 1024;
+export const MAX_SKILL_FILES = 512;
+export const MAX_SKILL_BYTES = 16 * 1024 * 1024;
+
+export const REASONS = {
+  noFrontmatter: "SKILL.md has no frontmatter: it must start with a '---' line and close it with another '---' line.",
+  notUtf8: "SKILL.md is not valid UTF-8, so its frontmatter cannot be parsed.",
+  unparseable: (detail: string): string => `The frontmatter is not valid YAML: ${detail}.`,
+  notMapping: "The frontmatter is not a YAML mapping.",
+  noName: "The frontmatter has no name.",
+  badName: (name: string): string =>
+    `The name ${quote(name)} breaks the naming rule: 1-64 characters of a-z, 0-9 and '-', no hyphen first or last, no '--'.`,
+  nameMismatch: (name: string, dirName: string): string =>
+    `The name ${quote(name)} differs from its directory name ${quote(dirName)}.`,
+  noDescription: "The frontmatter has no description.",
+  emptyDescription: "The description must be a non-empty string.",
+  longDescription: (chars: number): string =>
+    `The description is ${chars} characters long, over the limit of ${MAX_DESCRIPTION_CHARS}.`,
+  wrongCase: (found: string): string => `The skill file is named ${found}, but the name is case-sensitive: it must be SKILL.md.`,
+  skillMdOverLimit: (size: number, limit: number): string => `SKILL.md is ${size} bytes, over limits.fileBytes (${limit}).`,
+  tooManyFiles: (count: number): string =>
+    `The skill has ${count} files, over the limit of ${MAX_SKILL_FILES} (nested skills' files count toward it).`,
+  tooManyBytes: (bytes: number): string =>
+    `The skill holds ${bytes} bytes, over the limit of 16 MiB (nested skills' files count toward it).`,
+  duplicateAddress: (address: string, winner: string): string =>
+    `Another skill has the address ${quote(address)}: ${quote(winner)} comes first in path order and is served.`,
+  overFileBytes: (size: number, limit: number): string => `The file is ${size} bytes, over limits.fileBytes (${limit}).`,
+  symlinkLeavesRoot: "A symlink that leaves the root is never followed.",
+  manifestShadowed: "A file named _manifest at a skill's root is shadowed by the skill's generated _manifest.",
+  indexShadowed: "A file named _index.md in a folder that holds a skill is shadowed by the folder's generated _index.md.",
+  libraryReservedName: (name: string): string => `A library file named ${name} is shadowed by the library's generated ${name}.`,
+  libraryInsideSkill: (address: string, dir: string): string =>
+    dir === ""
+      ? "The library file lies inside the whole-plugin skill."
+      : `The library file's address lies inside the skill ${quote(address)} (directory ${quote(dir)}).`,
+  unreadable: (code: string): string => `The file could not be read (${code}).`,
+  promptNotUtf8: "The prompt file is not valid UTF-8.",
+} as const;

@@ -1,0 +1,204 @@
+// Skills (§3.1, §3.3–3.5): discover SKILL.md files, check their frontmatter, gather and read their files.
+import type { HarvestedFile, HarvestedSkill } from "../model.js";
+import { type HarvestContext, under } from "./context.js";
+import { SMALL_FILE_BYTES } from "./digest.js";
+import { checkSkillFrontmatter, parseSkillMd, type SkillMdParse } from "./frontmatter.js";
+import { compileGlobs, type GlobSet } from "./globs.js";
+import { baseName, comparePaths, isHiddenPath, joinPath, parentOf, skillAddress } from "./paths.js";
+import { MAX_SKILL_BYTES, MAX_SKILL_FILES, REASONS } from "./reasons.js";
+import type { WalkEntry } from "./walk.js";
+
+const SKILL_MD = "SKILL.md";
+const MANIFEST = "_manifest";
+const INDEX = "_index.md";
+
+/** Skill globs: a glob names SKILL.md files, or directories meaning every SKILL.md beneath them (§3.1).
+ *  `scientific-skills/*` => also `scientific-skills/*\/**\/SKILL.md`. */
+export function compileSkillGlobs(globs: readonly string[]): GlobSet {
+  return compileGlobs(globs, (glob) => (baseName(glob) === SKILL_MD ? [] : [`${glob}/**/${SKILL_MD}`]));
+}
+
+export interface SkillsHarvest {
+  /** Served skills, sorted by directory. */
+  readonly skills: HarvestedSkill[];
+  /** Every skill directory found, served or skipped, sorted. */
+  readonly skillDirs: string[];
+  /** Address (`a/b`) => directory, for every skill found (a skipped one at the address its directory gives). */
+  readonly addresses: ReadonlyMap<string, string>;
+}
+
+interface Candidate {
+  readonly dir: string;
+  skillMd?: WalkEntry;
+  /** A `skill.md` (any case but upper) where the glob expected `SKILL.md`. */
+  wrongCase?: WalkEntry;
+}
+
+interface Checked {
+  readonly dir: string;
+  readonly address: readonly string[];
+  readonly key: string;
+  readonly name: string;
+  readonly description: string;
+  readonly frontmatter: Record<string, unknown>;
+  readonly skillMd: HarvestedFile & { readonly bytes: Uint8Array };
+  readonly bodyOffset: number;
+  /** Candidate files (path relative to the skill dir => entry), before nested shadowing. */
+  readonly files: readonly (readonly [string, WalkEntry])[];
+  /** Rows about the skill's own files, reported only when the skill is served. */
+  readonly rows: readonly (readonly [string, string])[];
+}
+
+function findCandidates(ctx: HarvestContext, globs: GlobSet): Map<string, Candidate> {
+  const found = new Map<string, Candidate>();
+  const at = (dir: string): Candidate => {
+    let c = found.get(dir);
+    if (c === undefined) found.set(dir, (c = { dir }));
+    return c;
+  };
+  for (const entry of ctx.entries) {
+    const base = baseName(entry.path);
+    if (base.length !== SKILL_MD.length) continue;
+    const dir = parentOf(entry.path);
+    if (base === SKILL_MD) {
+      if (globs.match(entry.path)) at(dir).skillMd = entry;
+    } else if (base.toLowerCase() === "skill.md" && globs.match(joinPath(dir, SKILL_MD))) {
+      at(dir).wrongCase ??= entry;
+    }
+  }
+  return found;
+}
+
+/** A skill's own files: hidden paths are never served, a root `_manifest` is shadowed, big files are skipped. */
+function gatherFiles(ctx: HarvestContext, dir: string, skillMdPath: string): Pick<Checked, "files" | "rows"> {
+  const files: [string, WalkEntry][] = [];
+  const rows: [string, string][] = [];
+  const offset = dir === "" ? 0 : dir.length + 1;
+  for (const entry of under(ctx.entries, dir, (e) => e.path)) {
+    if (entry.path === skillMdPath) continue;
+    const rel = entry.path.slice(offset);
+    if (isHiddenPath(rel)) continue; // Inside a skill the hidden rule always holds (§3.2).
+    if (rel === MANIFEST) rows.push([entry.path, REASONS.manifestShadowed]);
+    else if (entry.size > ctx.fileBytes) rows.push([entry.path, REASONS.overFileBytes(entry.size, ctx.fileBytes)]);
+    else files.push([rel, entry]);
+  }
+  for (const escape of under(ctx.escapes, dir, (p) => p)) {
+    if (!isHiddenPath(escape.slice(offset))) rows.push([escape, REASONS.symlinkLeavesRoot]);
+  }
+  return { files, rows };
+}
+
+async function checkCandidate(ctx: HarvestContext, c: Candidate): Promise<Checked | undefined> {
+  const skip = (reason: string): undefined => void ctx.skipped.add(c.dir, reason);
+  if (c.skillMd === undefined) return c.wrongCase ? skip(REASONS.wrongCase(baseName(c.wrongCase.path))) : undefined;
+  if (c.skillMd.size > ctx.fileBytes) return skip(REASONS.skillMdOverLimit(c.skillMd.size, ctx.fileBytes));
+  const read = await ctx.reader.read(c.skillMd, true);
+  if (!read.ok) return skip(REASONS.unreadable(read.code));
+  const bytes = read.file.bytes;
+  if (bytes === undefined) return skip(REASONS.unreadable("no bytes"));
+  // Same digest, same bytes: the previous harvest's parse stands, and the YAML is not parsed again.
+  const before = ctx.priorSkills.get(c.dir);
+  const parsed: SkillMdParse =
+    before !== undefined && before.skillMd.digest === read.file.digest
+      ? { ok: true, frontmatter: before.frontmatter as Record<string, unknown>, bodyOffset: before.bodyOffset }
+      : parseSkillMd(bytes);
+  if (!parsed.ok) return skip(parsed.reason);
+  const whole = c.dir === "";
+  const check = checkSkillFrontmatter(parsed.frontmatter, whole ? null : baseName(c.dir));
+  if (!check.ok) return skip(check.reason);
+  const address = whole ? [check.name] : skillAddress(c.dir);
+  const { files, rows } = gatherFiles(ctx, c.dir, c.skillMd.path);
+  const count = 1 + files.length;
+  if (count > MAX_SKILL_FILES) return skip(REASONS.tooManyFiles(count));
+  const total = files.reduce((sum, [, e]) => sum + e.size, bytes.length);
+  if (total > MAX_SKILL_BYTES) return skip(REASONS.tooManyBytes(total));
+  return {
+    dir: c.dir,
+    address,
+    key: address.join("/"),
+    name: check.name,
+    description: check.description,
+    frontmatter: parsed.frontmatter,
+    skillMd: { ...read.file, path: SKILL_MD, bytes },
+    bodyOffset: parsed.bodyOffset,
+    files,
+    rows,
+  };
+}
+
+/** Proper prefixes of served addresses: the folders whose `_index.md` is a generated document (§2.2 step 0). */
+function foldersOf(keys: Iterable<string>): Set<string> {
+  const folders = new Set<string>();
+  for (const key of keys) {
+    for (let slash = key.indexOf("/"); slash > 0; slash = key.indexOf("/", slash + 1)) folders.add(key.slice(0, slash));
+  }
+  return folders;
+}
+
+export async function harvestSkills(ctx: HarvestContext, globs: GlobSet): Promise<SkillsHarvest> {
+  const candidates = findCandidates(ctx, globs);
+  // A skill (or its SKILL.md) reached through a link leaving the root would have been harvested: say why not.
+  for (const escape of ctx.escapes) {
+    if ((baseName(escape) === SKILL_MD && globs.match(escape)) || globs.match(joinPath(escape, SKILL_MD))) {
+      ctx.skipped.add(escape, REASONS.symlinkLeavesRoot);
+    }
+  }
+  const skillDirs = [...candidates.keys()].sort(comparePaths);
+  const checked: (Checked | undefined)[] = [];
+  for (const dir of skillDirs) checked.push(await checkCandidate(ctx, candidates.get(dir) as Candidate));
+
+  // Two skills at one address: the first in path order wins (skillDirs is sorted, so `checked` is too).
+  const served: Checked[] = [];
+  const winners = new Map<string, Checked>();
+  for (const skill of checked) {
+    if (skill === undefined) continue;
+    const winner = winners.get(skill.key);
+    if (winner !== undefined) {
+      ctx.skipped.add(skill.dir, REASONS.duplicateAddress(skill.key, winner.dir));
+      continue;
+    }
+    winners.set(skill.key, skill);
+    served.push(skill);
+  }
+
+  // A nested skill's `_manifest` and a served folder's `_index.md` are generated documents, so an outer skill's
+  // file at that address could never be read: drop it from the outer skill and say so.
+  const folders = foldersOf(winners.keys());
+  const skills: HarvestedSkill[] = [];
+  for (const skill of served) {
+    for (const [path, reason] of skill.rows) ctx.skipped.add(path, reason);
+    const files: HarvestedFile[] = [];
+    for (const [rel, entry] of skill.files) {
+      const base = baseName(rel);
+      const at = rel.includes("/") ? `${skill.key}/${parentOf(rel)}` : skill.key;
+      if ((base === MANIFEST && winners.has(at)) || (base === INDEX && folders.has(at))) {
+        ctx.skipped.add(entry.path, base === MANIFEST ? REASONS.manifestShadowed : REASONS.indexShadowed);
+        continue;
+      }
+      const read = await ctx.reader.read(entry);
+      if (read.ok) files.push(withPath(read.file, rel));
+      else ctx.skipped.add(entry.path, REASONS.unreadable(read.code));
+    }
+    skills.push({
+      dir: skill.dir,
+      address: skill.address,
+      name: skill.name,
+      description: skill.description,
+      frontmatter: skill.frontmatter,
+      skillMd: skill.skillMd,
+      bodyOffset: skill.bodyOffset,
+      files,
+    });
+  }
+
+  const addresses = new Map<string, string>();
+  for (const dir of skillDirs) if (dir !== "") addresses.set(skillAddress(dir).join("/"), dir);
+  for (const skill of served) addresses.set(skill.key, skill.dir);
+  return { skills, skillDirs, addresses };
+}
+
+/** The shared read, re-addressed relative to its skill; a big SKILL.md read whole stays out of an outer skill. */
+function withPath(file: HarvestedFile, path: string): HarvestedFile {
+  const { bytes, ...rest } = file;
+  return bytes !== undefined && bytes.length <= SMALL_FILE_BYTES ? { ...rest, path, bytes } : { ...rest, path };
+}

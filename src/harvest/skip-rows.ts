@@ -1,0 +1,18 @@
+// Skipped rows (§3.5), collected once per plugin: deduplicated (a nested skill's file is also its outer skill's)
+// and sorted by path.
+import type { SkipRow } from "../model.js";
+import { comparePaths } from "./paths.js";
+
+export class SkipRows {
+  readonly #rows = new Map<string, SkipRow>();
+
+  add(path: string, reason: string): void {
+    const key = `${path}\u0000${reason}`;
+    if (!this.#rows.has(key)) this.#rows.set(key, { path, reason });
+  }
+
+  /** Sorted by path (code-unit order), then reason. */
+  sorted(): SkipRow[] {
+    return [...this.#rows.values()].sort((a, b) => comparePaths(a.path, b.path) || comparePaths(a.reason, b.reason));
+  }
+}

@@ -1,0 +1,113 @@
+// The one walk of a plugin root: every regular file reachable under it, by the name it was reached by.
+import fs, { type Dirent } from "node:fs";
+import nodePath from "node:path";
+
+import type { DiskFile } from "../model.js";
+import type { GlobSet } from "./globs.js";
+import type { Pacer } from "./pacer.js";
+import { isHiddenSegment, joinPath } from "./paths.js";
+
+export interface WalkEntry extends DiskFile {
+  /** Some segment of `path` is hidden; the entry is only here because a glob spelled that segment out. */
+  readonly hidden: boolean;
+}
+
+export interface WalkResult {
+  /** In walk order (unsorted). */
+  readonly files: WalkEntry[];
+  /** Paths of symlinks whose target lies outside the root: dropped, reported only where they would be served. */
+  readonly escapes: string[];
+}
+
+export type RootCheck =
+  | { readonly ok: true; readonly real: string }
+  | { readonly ok: false; readonly problem: "missing" | "notDirectory" };
+
+/** The root's real path, the base of every containment check. */
+export function openRoot(rootAbs: string): RootCheck {
+  try {
+    const real = fs.realpathSync.native(rootAbs);
+    return fs.statSync(real).isDirectory() ? { ok: true, real } : { ok: false, problem: "notDirectory" };
+  } catch {
+    return { ok: false, problem: "missing" };
+  }
+}
+
+interface PendingDir {
+  readonly real: string;
+  readonly rel: string;
+  readonly hidden: boolean;
+  /** Real paths of the directories on the way down, so a link back up is a loop, not a descent. */
+  readonly chain: readonly string[];
+}
+
+/**
+ * Walk `rootReal` once. Skips `node_modules/` and hidden names (§3.2) unless `optIns` matches the path; follows a
+ * symlink only when its real target lies inside the root (ConfigMap mounts are made of such links), and drops it
+ * when the target leaves the root, dangles, or is a directory already on the way down (a loop).
+ */
+export async function walkRoot(rootReal: string, optIns: GlobSet, pacer: Pacer): Promise<WalkResult> {
+  const files: WalkEntry[] = [];
+  const escapes: string[] = [];
+  const rootPrefix = rootReal.endsWith(nodePath.sep) ? rootReal : rootReal + nodePath.sep;
+  // Containment on real paths: a link that resolves outside the root must never be read through.
+  const isInside = (real: string): boolean => real === rootReal || real.startsWith(rootPrefix);
+
+  const addFile = (real: string, path: string, hidden: boolean, stat: fs.Stats): void => {
+    files.push({ path, abs: real, size: stat.size, mtimeMs: stat.mtimeMs, hidden });
+  };
+  const statOf = (abs: string): fs.Stats | undefined => {
+    try {
+      return fs.statSync(abs, { throwIfNoEntry: false });
+    } catch {
+      return undefined; // Unreadable: nothing to serve.
+    }
+  };
+
+  const stack: PendingDir[] = [{ real: rootReal, rel: "", hidden: false, chain: [] }];
+  for (let dir = stack.pop(); dir !== undefined; dir = stack.pop()) {
+    if (pacer.due()) await pacer.pause();
+    let dirents: Dirent[];
+    try {
+      dirents = fs.readdirSync(dir.real, { withFileTypes: true });
+    } catch {
+      continue; // Unreadable (permissions, vanished): the rest of the plugin still serves.
+    }
+    const chain = [...dir.chain, dir.real];
+    for (const dirent of dirents) {
+      const name = dirent.name;
+      if (name === "node_modules") continue;
+      const path = joinPath(dir.rel, name);
+      const hiddenName = isHiddenSegment(name);
+      if (hiddenName && !optIns.match(path)) continue;
+      const abs = nodePath.join(dir.real, name);
+      const hidden = dir.hidden || hiddenName;
+      if (dirent.isDirectory()) {
+        stack.push({ real: abs, rel: path, hidden, chain });
+      } else if (dirent.isFile()) {
+        const stat = statOf(abs);
+        if (stat?.isFile()) addFile(abs, path, hidden, stat);
+      } else if (dirent.isSymbolicLink()) {
+        let real: string;
+        try {
+          real = fs.realpathSync.native(abs);
+        } catch {
+          continue; // Dangling, or a loop of links (ELOOP).
+        }
+        if (!isInside(real)) {
+          escapes.push(path);
+          continue;
+        }
+        const stat = statOf(real);
+        if (stat?.isDirectory()) {
+          if (!chain.includes(real)) stack.push({ real, rel: path, hidden, chain });
+        } else if (stat?.isFile()) {
+          // The real path, not the link: a link re-pointed after harvest cannot redirect a read outside the root.
+          addFile(real, path, hidden, stat);
+        }
+      }
+      // Sockets, FIFOs and devices are never harvested.
+    }
+  }
+  return { files, escapes };
+}

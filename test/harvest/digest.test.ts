@@ -1,0 +1,106 @@
+import { createHash } from "node:crypto";
+import fs from "node:fs";
+import path from "node:path";
+
+import { afterAll, describe, expect, test } from "vitest";
+
+import { SMALL_FILE_BYTES } from "../../src/harvest/index.js";
+import type { HarvestedFile, HarvestedPlugin } from "../../src/model.js";
+import { harvest, makeTree, removeTrees, skillMd } from "./fixture.js";
+
+afterAll(removeTrees);
+
+const sha = (bytes: Uint8Array | string): string => `sha256:${createHash("sha256").update(bytes).digest("hex")}`;
+const fileOf = (plugin: HarvestedPlugin, rel: string): HarvestedFile | undefined => plugin.skills[0]?.files.find((f) => f.path === rel);
+const MiB = 1024 * 1024;
+
+describe("digests, text and kept bytes", () => {
+  // A two-byte é straddling the 1 MiB read chunk: a streamed decode must not call it invalid.
+  const straddle = Buffer.concat([Buffer.alloc(MiB - 1, 0x61), Buffer.from("é", "utf8"), Buffer.alloc(10, 0x62)]);
+  const badTail = Buffer.concat([Buffer.alloc(SMALL_FILE_BYTES + 10, 0x61), Buffer.from([0xc3])]);
+  const small = "a".repeat(SMALL_FILE_BYTES);
+  const over = "a".repeat(SMALL_FILE_BYTES + 1);
+  const bigMd = skillMd("x", "d", `notes: ${"n".repeat(SMALL_FILE_BYTES)}\n`);
+
+  test("each served file: sha256 over its bytes, valid UTF-8 as text, bytes kept up to SMALL_FILE_BYTES", async () => {
+    const root = makeTree({
+      "skills/x/SKILL.md": bigMd,
+      "skills/x/small.md": small,
+      "skills/x/over.md": over,
+      "skills/x/straddle.txt": straddle,
+      "skills/x/bad-tail.txt": badTail,
+      "skills/x/crlf-bom.md": "\uFEFFa\r\nb\r\n",
+      "skills/x/empty.md": "",
+    });
+    const plugin = await harvest(root);
+    const skill = plugin.skills[0];
+    expect(SMALL_FILE_BYTES).toBe(65536);
+    // SKILL.md always keeps its bytes, whatever its size.
+    expect(skill?.skillMd).toEqual({
+      path: "SKILL.md",
+      abs: path.join(root, "skills", "x", "SKILL.md"),
+      size: bigMd.length,
+      mtimeMs: expect.any(Number) as unknown,
+      digest: sha(bigMd),
+      text: true,
+      bytes: new TextEncoder().encode(bigMd),
+    });
+    const summary = skill?.files.map((f) => [f.path, f.size, f.digest === sha(fs.readFileSync(f.abs)), f.text, f.bytes?.length]);
+    expect(summary).toEqual([
+      ["bad-tail.txt", SMALL_FILE_BYTES + 11, true, false, undefined],
+      ["crlf-bom.md", 9, true, true, 9],
+      ["empty.md", 0, true, true, 0],
+      ["over.md", SMALL_FILE_BYTES + 1, true, true, undefined],
+      ["small.md", SMALL_FILE_BYTES, true, true, SMALL_FILE_BYTES],
+      ["straddle.txt", MiB + 11, true, true, undefined],
+    ]);
+    // Byte for byte: the BOM and the CRLF stay.
+    expect(fileOf(plugin, "crlf-bom.md")?.bytes).toEqual(new Uint8Array([0xef, 0xbb, 0xbf, 0x61, 0x0d, 0x0a, 0x62, 0x0d, 0x0a]));
+    expect(fileOf(plugin, "small.md")?.digest).toBe(sha(small));
+  });
+
+  test("a previous harvest's reads are reused for files with the same size and mtime, re-read otherwise", async () => {
+    const root = makeTree({ "skills/x/SKILL.md": skillMd("x"), "skills/x/a.md": "one", "skills/x/b.md": "two" });
+    const a = path.join(root, "skills", "x", "a.md");
+    const b = path.join(root, "skills", "x", "b.md");
+    fs.utimesSync(a, 1000, 1000); // whole seconds, so the mtime can be put back exactly
+    const first = await harvest(root);
+    // Same size, same mtime: taken as unchanged (§9), so the stale digest proves the file was not read again.
+    fs.writeFileSync(a, "ONE");
+    fs.utimesSync(a, 1000, 1000);
+    fs.writeFileSync(b, "TWO");
+    fs.utimesSync(b, 2000, 2000); // explicit: two writes within one clock tick may share an mtime
+    const second = await harvest(root, { previous: first });
+    expect(fileOf(second, "a.md")?.digest).toBe(sha("one"));
+    expect(fileOf(second, "b.md")?.digest).toBe(sha("TWO"));
+    expect(fileOf(second, "b.md")?.bytes).toEqual(new TextEncoder().encode("TWO"));
+    expect(second.skills[0]?.frontmatter).toEqual({ name: "x", description: "Use x." });
+    // Without `previous`, everything is read.
+    expect(fileOf(await harvest(root), "a.md")?.digest).toBe(sha("ONE"));
+  });
+});
+
+describe("a plugin root that cannot be harvested", () => {
+  test("a missing root fails with a message naming the fetch and subdir, never the absolute path", async () => {
+    const base = makeTree({ "plugins/present/x.md": "x" });
+    const missing = await harvest(path.join(base, "plugins", "absent"), { root: "plugins/absent" });
+    expect(missing).toEqual({
+      id: "kit",
+      meta: { description: "a plugin", tags: [], keywords: [] },
+      fetch: "./kit",
+      root: "plugins/absent",
+      status: "failed",
+      error: "The plugin root, the subdirectory plugins/absent of fetch ./kit, does not exist.",
+      skills: [],
+      libraryFiles: [],
+      tree: new Map(),
+      skillDirs: [],
+      prompts: [],
+      skipped: [],
+    });
+    const file = await harvest(path.join(base, "plugins", "present", "x.md"));
+    expect(file.status).toBe("failed");
+    expect(file.error).toBe("The plugin root, the root of fetch ./kit, is not a directory.");
+    expect(JSON.stringify([missing, file])).not.toContain(base);
+  });
+});

@@ -1,0 +1,122 @@
+import { describe, expect, test } from "vitest";
+
+import { checkSkillFrontmatter, isSkillName, parseSkillMd, REASONS } from "../../src/harvest/index.js";
+
+const bytes = (s: string): Uint8Array => new TextEncoder().encode(s);
+const BOM = "\uFEFF";
+
+describe("parseSkillMd", () => {
+  test.each([
+    { title: "LF", md: "---\nname: a\ndescription: d\n---\nbody\n", offset: 31 },
+    { title: "CRLF", md: "---\r\nname: a\r\ndescription: d\r\n---\r\nbody\r\n", offset: 35 },
+    { title: "BOM (offset counts its 3 bytes)", md: `${BOM}---\nname: a\ndescription: d\n---\nbody\n`, offset: 34 },
+    { title: "BOM and CRLF", md: `${BOM}---\r\nname: a\r\ndescription: d\r\n---\r\n`, offset: 38 },
+    { title: "no body, no final newline", md: "---\nname: a\ndescription: d\n---", offset: 30 },
+    { title: "fence with trailing spaces", md: "---  \nname: a\ndescription: d\n--- \nx", offset: 34 },
+    { title: "a --- inside a value does not close", md: "---\nname: a\ndescription: 'x --- y'\n---\n", offset: 39 },
+  ])("$title: bodyOffset $offset", ({ md, offset }) => {
+    const parsed = parseSkillMd(bytes(md));
+    expect(parsed).toEqual({ ok: true, frontmatter: expect.objectContaining({ name: "a" }) as unknown, bodyOffset: offset });
+  });
+
+  test("the mapping is kept verbatim as plain data (YAML 1.2: yes is a string, 0o10 is 8)", () => {
+    const md = "---\nname: a\ndescription: d\nmetadata:\n  tags: [x, y]\n  flag: yes\n  on: true\n  octal: 0o10\n---\n";
+    expect(parseSkillMd(bytes(md))).toEqual({
+      ok: true,
+      frontmatter: { name: "a", description: "d", metadata: { tags: ["x", "y"], flag: "yes", on: true, octal: 8 } },
+      bodyOffset: md.length,
+    });
+  });
+
+  test("tags beyond the core schema stay plain data, so the mapping survives JSON", () => {
+    const md = "---\nname: a\ndescription: d\nbin: !!binary aGk=\nset: !!set {x}\nomap: !!omap [{k: 1}]\nwhen: 2024-01-01\n---\n";
+    expect(parseSkillMd(bytes(md))).toEqual({
+      ok: true,
+      frontmatter: { name: "a", description: "d", bin: "aGk=", set: { x: null }, omap: [{ k: 1 }], when: "2024-01-01" },
+      bodyOffset: md.length,
+    });
+  });
+
+  test.each([
+    { title: "no fence", md: "# title\nname: a\n", reason: REASONS.noFrontmatter },
+    { title: "no closing fence", md: "---\nname: a\ndescription: d\n", reason: REASONS.noFrontmatter },
+    { title: "only a fence", md: "---", reason: REASONS.noFrontmatter },
+    { title: "fence not on the first line", md: "\n---\nname: a\n---\n", reason: REASONS.noFrontmatter },
+    { title: "a list", md: "---\n- a\n- b\n---\n", reason: REASONS.notMapping },
+    { title: "a scalar", md: "---\njust text\n---\n", reason: REASONS.notMapping },
+    { title: "empty", md: "---\n---\n", reason: REASONS.notMapping },
+    {
+      title: "bad YAML",
+      md: "---\nname: a: b\n---\n",
+      reason: "The frontmatter is not valid YAML: Nested mappings are not allowed in compact mappings at line 2, column 7 of SKILL.md.",
+    },
+    {
+      title: "duplicate keys",
+      md: "---\nname: a\nname: b\n---\n",
+      reason: "The frontmatter is not valid YAML: Map keys must be unique at line 3, column 1 of SKILL.md.",
+    },
+  ])("$title -> $reason", ({ md, reason }) => {
+    expect(parseSkillMd(bytes(md))).toEqual({ ok: false, reason });
+  });
+
+  test("frontmatter that is not UTF-8", () => {
+    const md = new Uint8Array([...bytes("---\nname: "), 0xff, 0xfe, ...bytes("\n---\n")]);
+    expect(parseSkillMd(md)).toEqual({ ok: false, reason: "SKILL.md is not valid UTF-8, so its frontmatter cannot be parsed." });
+  });
+});
+
+describe("checkSkillFrontmatter", () => {
+  const long = "x".repeat(1025);
+  test.each([
+    { fm: { name: "pdf", description: "d" }, dir: "pdf", out: { ok: true, name: "pdf", description: "d" } },
+    { fm: { name: "any-name", description: "d" }, dir: null, out: { ok: true, name: "any-name", description: "d" } },
+    { fm: { description: "d" }, dir: "pdf", out: { ok: false, reason: "The frontmatter has no name." } },
+    {
+      fm: { name: "PDF", description: "d" },
+      dir: "PDF",
+      out: {
+        ok: false,
+        reason: `The name "PDF" breaks the naming rule: 1-64 characters of a-z, 0-9 and '-', no hyphen first or last, no '--'.`,
+      },
+    },
+    { fm: { name: 12, description: "d" }, dir: "12", out: { ok: false, reason: REASONS.badName("12") } },
+    { fm: { name: "a--b", description: "d" }, dir: "a--b", out: { ok: false, reason: REASONS.badName("a--b") } },
+    {
+      fm: { name: "pdf", description: "d" },
+      dir: "pdf-tools",
+      out: { ok: false, reason: `The name "pdf" differs from its directory name "pdf-tools".` },
+    },
+    { fm: { name: "pdf" }, dir: "pdf", out: { ok: false, reason: "The frontmatter has no description." } },
+    { fm: { name: "pdf", description: "  " }, dir: "pdf", out: { ok: false, reason: "The description must be a non-empty string." } },
+    { fm: { name: "pdf", description: ["a"] }, dir: "pdf", out: { ok: false, reason: REASONS.emptyDescription } },
+    {
+      fm: { name: "pdf", description: long },
+      dir: "pdf",
+      out: { ok: false, reason: "The description is 1025 characters long, over the limit of 1024." },
+    },
+    // 1024 characters, counted as code points (each emoji is two UTF-16 units)
+    { fm: { name: "pdf", description: "😀".repeat(1024) }, dir: "pdf", out: { ok: true, name: "pdf", description: "😀".repeat(1024) } },
+  ])("%#: $fm.name in $dir", ({ fm, dir, out }) => {
+    expect(checkSkillFrontmatter(fm, dir)).toEqual(out);
+  });
+});
+
+describe("isSkillName", () => {
+  test.each([
+    ["a", true],
+    ["pdf-tools", true],
+    ["0-9", true],
+    ["x".repeat(64), true],
+    ["x".repeat(65), false],
+    ["", false],
+    ["-a", false],
+    ["a-", false],
+    ["a--b", false],
+    ["A", false],
+    ["a_b", false],
+    ["a.b", false],
+    ["ü", false],
+  ])("%s -> %s", (name, ok) => {
+    expect(isSkillName(name)).toBe(ok);
+  });
+});

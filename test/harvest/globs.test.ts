@@ -1,0 +1,61 @@
+import { describe, expect, test } from "vitest";
+
+import { compileGlobs, normalizeGlob, SKILL_CONVENTION } from "../../src/harvest/index.js";
+
+describe("normalizeGlob", () => {
+  test.each([
+    { glob: "dir/**", out: "dir/**/*" },
+    { glob: "**", out: "**/*" },
+    { glob: "./skills/*/", out: "skills/*" },
+    { glob: "SKILL.md", out: "SKILL.md" },
+    { glob: "a/**/b", out: "a/**/b" },
+  ])("$glob -> $out", ({ glob, out }) => {
+    expect(normalizeGlob(glob)).toBe(out);
+  });
+});
+
+describe("compileGlobs", () => {
+  test.each([
+    // wildcards never match a hidden name; a spelled-out hidden segment opts in to exactly that segment
+    { globs: ["skills/*/SKILL.md"], path: "skills/.x/SKILL.md", match: false },
+    { globs: ["skills/**/SKILL.md"], path: "skills/.x/y/SKILL.md", match: false },
+    { globs: ["skills/.curated/*/SKILL.md"], path: "skills/.curated/a/SKILL.md", match: true },
+    { globs: ["skills/.curated/*/SKILL.md"], path: "skills/.curated/.b/SKILL.md", match: false },
+    { globs: ["skills/.curated/*/SKILL.md"], path: "skills/.other/a/SKILL.md", match: false },
+    // .github, .claude, .agents are not hidden: wildcards match them, and they match when spelled out
+    { globs: ["**/SKILL.md"], path: ".claude/skills/a/SKILL.md", match: true },
+    { globs: ["skills/**/SKILL.md"], path: "skills/.github/a/SKILL.md", match: true },
+    { globs: [".github/skills/*/SKILL.md"], path: ".github/skills/a/SKILL.md", match: true },
+    { globs: ["{.github,.agents}/skills/*/SKILL.md"], path: ".agents/skills/a/SKILL.md", match: true },
+    { globs: ["**/SKILL.md"], path: "a/.git/b/SKILL.md", match: false },
+    // dir/** means dir/**/*
+    { globs: ["shared/**"], path: "shared/a/b.md", match: true },
+    { globs: ["shared/**"], path: "shared", match: false },
+    { globs: ["shared/**"], path: "shared/.secret", match: false },
+    // adversarial names are plain names
+    { globs: ["*/SKILL.md"], path: "name.d/SKILL.md", match: true },
+    { globs: ["name.d/*"], path: "name.dir/x", match: false },
+    { globs: ["docs/*.md"], path: "docs/do..ts.md", match: true },
+    { globs: ["docs/*"], path: "docs/a b ü.md", match: true },
+    // `!` excludes
+    { globs: ["shared/**", "!shared/drafts/**"], path: "shared/drafts/x.md", match: false },
+    { globs: ["shared/**", "!shared/drafts/**"], path: "shared/x.md", match: true },
+    { globs: [], path: "x", match: false },
+  ])("$globs ~ $path -> $match", ({ globs, path, match }) => {
+    expect(compileGlobs(globs).match(path)).toBe(match);
+  });
+
+  test.each([
+    { path: "skills/a/SKILL.md", match: true },
+    { path: "skills/SKILL.md", match: true },
+    { path: "skills/a/b/c/SKILL.md", match: true },
+    { path: ".github/skills/a/SKILL.md", match: true },
+    { path: ".github/skills/a/b/SKILL.md", match: false },
+    { path: ".claude/skills/a/SKILL.md", match: true },
+    { path: ".agents/skills/a/SKILL.md", match: true },
+    { path: "docs/a/SKILL.md", match: false },
+    { path: "skills/a/skill.md", match: false },
+  ])("convention ~ $path -> $match", ({ path, match }) => {
+    expect(compileGlobs(SKILL_CONVENTION).match(path)).toBe(match);
+  });
+});

@@ -1,0 +1,292 @@
+import { afterAll, describe, expect, test } from "vitest";
+
+import { REASONS } from "../../src/harvest/index.js";
+import { harvest, makeTree, removeTrees, skillMd, skillsOf, type Tree } from "./fixture.js";
+
+afterAll(removeTrees);
+
+const MiB = 1024 * 1024;
+const PNG = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x00, 0xff, 0xfe]);
+
+describe("skills by convention, with adversarial names", () => {
+  const tree: Tree = {
+    "skills/pdf/SKILL.md": skillMd("pdf"),
+    "skills/pdf/references/a b ü.md": "spaces and unicode",
+    "skills/pdf/scripts/do..ts.md": "two dots are not a parent segment",
+    "skills/pdf/assets/logo.png": PNG,
+    "skills/pdf/assets/huge.bin": { sparse: 9 * MiB },
+    "skills/pdf/.env": "SECRET=1",
+    "skills/pdf/.cache/x.md": "hidden directory",
+    "skills/pdf/.github/ci.yml": "on: push",
+    "skills/pdf/node_modules/x/index.js": "never",
+    "skills/pdf/_manifest": "shadowed",
+    "skills/grafana-lgtm/loki/SKILL.md": skillMd("loki"),
+    "skills/name.d/x/SKILL.md": skillMd("x"),
+    "skills/name.dir/x/SKILL.md": skillMd("x"),
+    "skills/ünï/SKILL.md": skillMd("ünï"),
+    "skills/crlf/SKILL.md": "---\r\nname: crlf\r\ndescription: Windows line ends.\r\n---\r\n# crlf\r\n",
+    "skills/bom/SKILL.md": "\uFEFF---\nname: bom\ndescription: A byte order mark.\n---\n# bom\n",
+    "skills/lower/skill.md": skillMd("lower"),
+    "skills/nofm/SKILL.md": "# no frontmatter\n",
+    "skills/mismatch/SKILL.md": skillMd("other"),
+    "skills/outer/SKILL.md": skillMd("outer"),
+    "skills/outer/notes.md": "outer notes",
+    "skills/outer/inner/SKILL.md": skillMd("inner"),
+    "skills/outer/inner/ref.md": "inner ref",
+    "skills/.hidden/SKILL.md": skillMd("hidden"),
+    ".github/skills/gh/SKILL.md": skillMd("gh"),
+    "docs/x/SKILL.md": skillMd("x"),
+    ".git/config": "[core]",
+    "node_modules/skills/y/SKILL.md": skillMd("y"),
+  };
+
+  test("serves each skill at its address with its files, nested skills' files included in the outer one", async () => {
+    const plugin = await harvest(makeTree(tree));
+    expect(plugin.status).toBe("ok");
+    expect(skillsOf(plugin)).toEqual({
+      ".github/skills/gh": { address: "gh", files: [] },
+      "skills/bom": { address: "bom", files: [] },
+      "skills/crlf": { address: "crlf", files: [] },
+      "skills/grafana-lgtm/loki": { address: "grafana-lgtm/loki", files: [] },
+      "skills/name.d/x": { address: "name.d/x", files: [] },
+      "skills/name.dir/x": { address: "name.dir/x", files: [] },
+      "skills/outer": { address: "outer", files: ["inner/SKILL.md", "inner/ref.md", "notes.md"] },
+      "skills/outer/inner": { address: "outer/inner", files: ["ref.md"] },
+      "skills/pdf": { address: "pdf", files: [".github/ci.yml", "assets/logo.png", "references/a b ü.md", "scripts/do..ts.md"] },
+    });
+    expect(plugin.skills.map((s) => s.address)).toEqual([
+      ["gh"],
+      ["bom"],
+      ["crlf"],
+      ["grafana-lgtm", "loki"],
+      ["name.d", "x"],
+      ["name.dir", "x"],
+      ["outer"],
+      ["outer", "inner"],
+      ["pdf"],
+    ]);
+  });
+
+  test("every skill directory found, served or skipped, sorted in code-unit order", async () => {
+    const plugin = await harvest(makeTree(tree));
+    expect(plugin.skillDirs).toEqual([
+      ".github/skills/gh",
+      "skills/bom",
+      "skills/crlf",
+      "skills/grafana-lgtm/loki",
+      "skills/lower",
+      "skills/mismatch",
+      "skills/name.d/x",
+      "skills/name.dir/x",
+      "skills/nofm",
+      "skills/outer",
+      "skills/outer/inner",
+      "skills/pdf",
+      "skills/ünï",
+    ]);
+  });
+
+  test("each skip has its exact row, sorted by path", async () => {
+    const plugin = await harvest(makeTree(tree));
+    expect(plugin.skipped).toEqual([
+      { path: "skills/lower", reason: "The skill file is named skill.md, but the name is case-sensitive: it must be SKILL.md." },
+      { path: "skills/mismatch", reason: `The name "other" differs from its directory name "mismatch".` },
+      { path: "skills/nofm", reason: "SKILL.md has no frontmatter: it must start with a '---' line and close it with another '---' line." },
+      { path: "skills/pdf/_manifest", reason: "A file named _manifest at a skill's root is shadowed by the skill's generated _manifest." },
+      { path: "skills/pdf/assets/huge.bin", reason: "The file is 9437184 bytes, over limits.fileBytes (8388608)." },
+      { path: "skills/ünï", reason: REASONS.badName("ünï") },
+    ]);
+  });
+
+  test("SKILL.md keeps its bytes as on disk; bodyOffset points past the closing fence (CRLF, BOM)", async () => {
+    const plugin = await harvest(makeTree(tree));
+    const byDir = new Map(plugin.skills.map((s) => [s.dir, s]));
+    const crlf = byDir.get("skills/crlf");
+    const bom = byDir.get("skills/bom");
+    const decode = (b: Uint8Array): string => new TextDecoder("utf-8", { ignoreBOM: true }).decode(b);
+    expect(decode(crlf?.skillMd.bytes ?? new Uint8Array())).toBe(tree["skills/crlf/SKILL.md"]);
+    expect(decode(crlf?.skillMd.bytes.subarray(crlf.bodyOffset) ?? new Uint8Array())).toBe("# crlf\r\n");
+    expect(crlf?.frontmatter).toEqual({ name: "crlf", description: "Windows line ends." });
+    expect(bom?.skillMd.bytes.subarray(0, 3)).toEqual(new Uint8Array([0xef, 0xbb, 0xbf]));
+    expect(decode(bom?.skillMd.bytes.subarray(bom.bodyOffset) ?? new Uint8Array())).toBe("# bom\n");
+    expect(bom?.bodyOffset).toBe(53);
+    expect(bom?.skillMd.path).toBe("SKILL.md");
+    expect(bom?.description).toBe("A byte order mark.");
+  });
+
+  test("a binary file is served as a blob (text: false)", async () => {
+    const plugin = await harvest(makeTree(tree));
+    const logo = plugin.skills.find((s) => s.dir === "skills/pdf")?.files.find((f) => f.path === "assets/logo.png");
+    expect(logo?.text).toBe(false);
+    expect(logo?.size).toBe(PNG.length);
+    expect(logo?.bytes).toEqual(PNG);
+  });
+});
+
+describe("skills globs", () => {
+  test("a glob naming directories picks every SKILL.md beneath them, never through a hidden name", async () => {
+    const root = makeTree({
+      "scientific-skills/a/SKILL.md": skillMd("a"),
+      "scientific-skills/b/nested/SKILL.md": skillMd("nested"),
+      "scientific-skills/.c/SKILL.md": skillMd("c"),
+      "scientific-skills/d/.e/SKILL.md": skillMd("e"),
+      "skills/f/SKILL.md": skillMd("f"),
+    });
+    const plugin = await harvest(root, { skills: ["scientific-skills/*"] });
+    expect(skillsOf(plugin)).toEqual({
+      "scientific-skills/a": { address: "scientific-skills/a", files: [] },
+      "scientific-skills/b/nested": { address: "scientific-skills/b/nested", files: [] },
+    });
+    expect(plugin.skillDirs).toEqual(["scientific-skills/a", "scientific-skills/b/nested"]);
+  });
+
+  test("dir/** means dir/**/*, so it picks dir's own SKILL.md and every one beneath", async () => {
+    const root = makeTree({
+      "docs/SKILL.md": skillMd("docs"),
+      "docs/x/SKILL.md": skillMd("x"),
+      "skills/y/SKILL.md": skillMd("y"),
+    });
+    const plugin = await harvest(root, { skills: ["docs/**"] });
+    expect(skillsOf(plugin)).toEqual({
+      docs: { address: "docs", files: ["x/SKILL.md"] },
+      "docs/x": { address: "docs/x", files: [] },
+    });
+  });
+
+  test("a spelled-out hidden segment opts in to exactly that segment, which is part of the address", async () => {
+    const root = makeTree({
+      "skills/.curated/gh-fix-ci/SKILL.md": skillMd("gh-fix-ci"),
+      "skills/.curated/gh-fix-ci/references/x.md": "x",
+      "skills/.curated/gh-fix-ci/.hidden.md": "never served",
+      "skills/.curated/.y/SKILL.md": skillMd("y"),
+      "skills/.other/z/SKILL.md": skillMd("z"),
+      "skills/plain/SKILL.md": skillMd("plain"),
+    });
+    const plugin = await harvest(root, { skills: ["skills/.curated/*", "skills/*"] });
+    expect(skillsOf(plugin)).toEqual({
+      "skills/.curated/gh-fix-ci": { address: ".curated/gh-fix-ci", files: ["references/x.md"] },
+      "skills/plain": { address: "plain", files: [] },
+    });
+    // Hidden paths stay out of the fallback tree even when a skill lives there.
+    expect([...plugin.tree.keys()]).toEqual(["skills/plain/SKILL.md"]);
+  });
+
+  test('skills: ["SKILL.md"] makes the whole plugin one skill, addressed by its frontmatter name', async () => {
+    const root = makeTree({
+      "SKILL.md": skillMd("whole-kit"),
+      "references/a.md": "a",
+      "skills/x/SKILL.md": skillMd("x"),
+      ".claude-plugin/plugin.json": "{}",
+    });
+    const plugin = await harvest(root, { skills: ["SKILL.md"] });
+    expect(skillsOf(plugin)).toEqual({ "": { address: "whole-kit", files: ["references/a.md", "skills/x/SKILL.md"] } });
+    expect(plugin.skills[0]?.name).toBe("whole-kit");
+    expect(plugin.skillDirs).toEqual([""]);
+  });
+
+  test("skills: [] turns skills off", async () => {
+    const plugin = await harvest(makeTree({ "skills/x/SKILL.md": skillMd("x") }), { skills: [] });
+    expect(plugin.skills).toEqual([]);
+    expect(plugin.skillDirs).toEqual([]);
+    expect([...plugin.tree.keys()]).toEqual(["skills/x/SKILL.md"]);
+  });
+});
+
+describe("skipped skills", () => {
+  test("two skills at one address: the first in sorted path order wins", async () => {
+    const root = makeTree({
+      ".claude/skills/pdf/SKILL.md": skillMd("pdf", "From .claude."),
+      "skills/pdf/SKILL.md": skillMd("pdf", "From skills."),
+    });
+    const plugin = await harvest(root);
+    expect(plugin.skills.map((s) => [s.dir, s.description])).toEqual([[".claude/skills/pdf", "From .claude."]]);
+    expect(plugin.skipped).toEqual([
+      { path: "skills/pdf", reason: `Another skill has the address "pdf": ".claude/skills/pdf" comes first in path order and is served.` },
+    ]);
+    expect(plugin.skillDirs).toEqual([".claude/skills/pdf", "skills/pdf"]);
+  });
+
+  test("512 files is the limit: SKILL.md counts, one more file skips the skill", async () => {
+    const tree: Record<string, string> = { "skills/many/SKILL.md": skillMd("many"), "skills/toomany/SKILL.md": skillMd("toomany") };
+    for (let i = 0; i < 511; i++) tree[`skills/many/f/${i}.md`] = "x";
+    for (let i = 0; i < 512; i++) tree[`skills/toomany/f/${i}.md`] = "x";
+    const plugin = await harvest(makeTree(tree));
+    expect(plugin.skills.map((s) => [s.dir, s.files.length])).toEqual([["skills/many", 511]]);
+    expect(plugin.skipped).toEqual([
+      { path: "skills/toomany", reason: "The skill has 513 files, over the limit of 512 (nested skills' files count toward it)." },
+    ]);
+  });
+
+  test("16 MiB in total is the limit, nested skills' files counted toward the outer skill", async () => {
+    const md = skillMd("heavy");
+    const inner = skillMd("inner");
+    const root = makeTree({
+      "skills/heavy/SKILL.md": md,
+      "skills/heavy/a.bin": { sparse: 6 * MiB },
+      "skills/heavy/b.bin": { sparse: 6 * MiB },
+      "skills/heavy/inner/SKILL.md": inner,
+      "skills/heavy/inner/c.bin": { sparse: 6 * MiB },
+    });
+    const plugin = await harvest(root);
+    expect(skillsOf(plugin)).toEqual({ "skills/heavy/inner": { address: "heavy/inner", files: ["c.bin"] } });
+    const total = md.length + inner.length + 18 * MiB;
+    expect(plugin.skipped).toEqual([
+      { path: "skills/heavy", reason: `The skill holds ${total} bytes, over the limit of 16 MiB (nested skills' files count toward it).` },
+    ]);
+  });
+
+  test("a SKILL.md over limits.fileBytes skips its skill", async () => {
+    const plugin = await harvest(makeTree({ "skills/x/SKILL.md": skillMd("x", "y".repeat(200)) }), { limits: { fileBytes: 100 } });
+    expect(plugin.skills).toEqual([]);
+    expect(plugin.skipped).toEqual([{ path: "skills/x", reason: "SKILL.md is 234 bytes, over limits.fileBytes (100)." }]);
+  });
+
+  test("files an outer skill cannot serve because a nested skill's generated documents sit at their address", async () => {
+    const root = makeTree({
+      "skills/outer/SKILL.md": skillMd("outer"),
+      "skills/outer/_index.md": "shadowed by the folder index of outer (it holds outer/inner)",
+      "skills/outer/inner/SKILL.md": skillMd("inner"),
+      "skills/outer/inner/_manifest": "shadowed by inner's manifest",
+      "skills/outer/inner/a.md": "a",
+      "skills/lone/SKILL.md": skillMd("lone"),
+      "skills/lone/_index.md": "served: lone holds no skill",
+    });
+    const plugin = await harvest(root);
+    expect(skillsOf(plugin)).toEqual({
+      "skills/lone": { address: "lone", files: ["_index.md"] },
+      "skills/outer": { address: "outer", files: ["inner/SKILL.md", "inner/a.md"] },
+      "skills/outer/inner": { address: "outer/inner", files: ["a.md"] },
+    });
+    expect(plugin.skipped).toEqual([
+      { path: "skills/outer/_index.md", reason: REASONS.indexShadowed },
+      { path: "skills/outer/inner/_manifest", reason: REASONS.manifestShadowed },
+    ]);
+    expect(REASONS.indexShadowed).toBe("A file named _index.md in a folder that holds a skill is shadowed by the folder's generated _index.md.");
+  });
+
+  test("every frontmatter rule yields its row at the skill directory", async () => {
+    const root = makeTree({
+      "skills/no-name/SKILL.md": "---\ndescription: d\n---\n",
+      "skills/no-desc/SKILL.md": "---\nname: no-desc\n---\n",
+      "skills/empty-desc/SKILL.md": "---\nname: empty-desc\ndescription: ''\n---\n",
+      "skills/long-desc/SKILL.md": `---\nname: long-desc\ndescription: ${"d".repeat(1025)}\n---\n`,
+      "skills/bad-yaml/SKILL.md": "---\nname: [unclosed\n---\n",
+      "skills/list/SKILL.md": "---\n- a\n---\n",
+      "skills/bad--name/SKILL.md": skillMd("bad--name"),
+    });
+    const plugin = await harvest(root);
+    expect(plugin.skills).toEqual([]);
+    expect(plugin.skipped).toEqual([
+      { path: "skills/bad--name", reason: REASONS.badName("bad--name") },
+      {
+        path: "skills/bad-yaml",
+        reason: "The frontmatter is not valid YAML: Flow sequence in block collection must be sufficiently indented and end with a ] at line 3, column 1 of SKILL.md.",
+      },
+      { path: "skills/empty-desc", reason: "The description must be a non-empty string." },
+      { path: "skills/list", reason: "The frontmatter is not a YAML mapping." },
+      { path: "skills/long-desc", reason: "The description is 1025 characters long, over the limit of 1024." },
+      { path: "skills/no-desc", reason: "The frontmatter has no description." },
+      { path: "skills/no-name", reason: "The frontmatter has no name." },
+    ]);
+  });
+});
