@@ -19,7 +19,7 @@ import { formatSkillUri } from "../resolve/uri.js";
 import { auditCitations } from "./citations.js";
 import { compareCodeUnits } from "./order.js";
 import { hasPlaceholders, substitutePlaceholders } from "./placeholders.js";
-import { formatSkillAddress } from "./skill-address.js";
+import { skillAddress } from "../harvest/paths.js";
 
 export interface LibraryPlan {
   readonly name: string;
@@ -68,7 +68,7 @@ function buildLibrary(plan: LibraryPlan, plugins: ReadonlyMap<string, HarvestedP
   for (const id of plan.plugins) {
     const plugin = plugins.get(id);
     if (plugin === undefined) continue;
-    for (const dir of plugin.skillDirs) skillAddresses.add(formatSkillAddress(dir).join("/"));
+    for (const dir of plugin.skillDirs) skillAddresses.add(skillAddress(dir).join("/"));
     for (const skill of plugin.skills) skillAddresses.add(skill.address.join("/"));
     const clash = claims.findClash(plugin, promptStems(plugin));
     if (clash === null) {
