@@ -1,0 +1,97 @@
+// `skillshelf check --json` on two real, public skill collections (../shared/corpora): exact counts, and every
+// skip, conflict and dangling citation explained. Skipped, with a message, when the corpora are absent.
+import { execFile } from "node:child_process";
+import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+import { promisify } from "node:util";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import type { HealthReport } from "../../src/shelf/health.js";
+
+const PROJECT = path.resolve(import.meta.dirname, "../..");
+const CORPORA = path.resolve(PROJECT, "../shared/corpora");
+const CLI = path.join(PROJECT, "dist/cli.js");
+const present = existsSync(CORPORA) && existsSync(CLI);
+if (!present) console.log(`corpus tests skipped: ${existsSync(CORPORA) ? "build first (npm run build)" : "../shared/corpora is absent"}`);
+
+const run = promisify(execFile);
+let dir = "";
+
+async function check(config: string): Promise<{ code: number; report: HealthReport }> {
+  const file = path.join(dir, `${config.slice(0, 12).replace(/\W/g, "")}-${Math.random().toString(36).slice(2)}.yaml`);
+  writeFileSync(file, config);
+  try {
+    const { stdout } = await run(process.execPath, [CLI, "check", "--config", file, "--json"], { maxBuffer: 64 << 20 });
+    return { code: 0, report: JSON.parse(stdout) as HealthReport };
+  } catch (error) {
+    const failed = error as { code: number; stdout: string };
+    return { code: failed.code, report: JSON.parse(failed.stdout) as HealthReport };
+  }
+}
+
+describe.runIf(present)("real collections", () => {
+  beforeAll(() => {
+    dir = mkdtempSync(path.join(tmpdir(), "skillshelf-corpora-"));
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  test("k-dense-scientific through skills: [scientific-skills/*]", async () => {
+    const source = pathToFileURL(path.join(CORPORA, "k-dense-scientific")).href;
+    const { code, report } = await check(
+      `plugins:\n  - name: scientific\n    source: ${source}\n    skills: ["scientific-skills/*"]\nlibraries:\n  - name: science\n    plugins: [scientific]\n`,
+    );
+    expect(code).toBe(1);
+    expect(report.skills).toBe(128);
+    expect(report.prompts).toBe(0);
+    const plugin = report.plugins["scientific"];
+    expect(plugin?.status).toBe("ok");
+    // The one skip: a description over the 1024-character limit.
+    expect(plugin?.skipped).toEqual([
+      { path: "scientific-skills/database-lookup", reason: "The description is 1929 characters long, over the limit of 1024." },
+    ]);
+    // Ten citations that lead nowhere, all in one skill that cites `reference/` while its folder is `references/`.
+    expect(plugin?.dangling?.length).toBe(10);
+    expect(new Set(plugin?.dangling?.map((row) => row.skill))).toEqual(new Set(["skill://science/scientific-skills/neuropixels-analysis/SKILL.md"]));
+    expect(plugin?.dangling?.every((row) => row.cites.startsWith("reference/"))).toBe(true);
+    expect(report.libraries["science"]).toEqual({ description: "", plugins: ["scientific"], skills: 128, prompts: 0, files: 0 });
+  });
+
+  test("the plugins of wshobson-agents as one library", async () => {
+    const names = readdirSync(path.join(CORPORA, "wshobson-agents/plugins")).sort();
+    const plugins = names.map((name) => `  - name: ${name}\n    source: ${pathToFileURL(path.join(CORPORA, "wshobson-agents/plugins", name)).href}\n`).join("");
+    const { code, report } = await check(`plugins:\n${plugins}libraries:\n  - name: agents\n    plugins: [${names.join(", ")}]\n`);
+    expect(code).toBe(1);
+    expect(names.length).toBe(84);
+    expect(report.skills).toBe(161);
+    expect(report.prompts).toBe(78);
+    expect(Object.values(report.plugins).every((plugin) => plugin.status === "ok")).toBe(true);
+    // Seven plugins ship a command whose name an earlier plugin of the library already serves: dropped whole.
+    expect(report.libraries["agents"]?.conflicts).toEqual({
+      "context-management": "dropped from library 'agents': prompt agents_context-restore is already served by plugin 'code-refactoring'",
+      "documentation-generation": "dropped from library 'agents': prompt agents_doc-generate is already served by plugin 'code-documentation'",
+      "error-diagnostics": "dropped from library 'agents': prompt agents_error-analysis is already served by plugin 'error-debugging'",
+      "git-pr-workflows": "dropped from library 'agents': prompt agents_pr-enhance is already served by plugin 'comprehensive-review'",
+      "performance-testing-review": "dropped from library 'agents': prompt agents_multi-agent-review is already served by plugin 'error-debugging'",
+      "ship-mate": "dropped from library 'agents': prompt agents_setup is already served by plugin 'conductor'",
+      "ui-design": "dropped from library 'agents': prompt agents_accessibility-audit is already served by plugin 'accessibility-compliance'",
+    });
+    // The one skip: a skill whose name differs from its folder.
+    const skipped = Object.entries(report.plugins).flatMap(([id, plugin]) => (plugin.skipped ?? []).map((row) => ({ id, ...row })));
+    expect(skipped).toEqual([
+      { id: "database-design", path: "skills/postgresql", reason: 'The name "postgresql-table-design" differs from its directory name "postgresql".' },
+    ]);
+    const dangling = Object.entries(report.plugins).flatMap(([id, plugin]) => (plugin.dangling ?? []).map((row) => `${id} ${row.skill} ${row.cites}`));
+    expect(dangling).toEqual([
+      "incident-response skill://agents/on-call-handoff-patterns/SKILL.md ../../skills/incident-classification/SKILL.md",
+      "incident-response skill://agents/on-call-handoff-patterns/SKILL.md ../../skills/postmortem-facilitation/SKILL.md",
+      "incident-response skill://agents/postmortem-writing/SKILL.md internal-wiki/connection-pools",
+      "incident-response skill://agents/postmortem-writing/SKILL.md internal-wiki/deployment-runbook",
+      "plugin-eval skill://agents/evaluation-methodology/SKILL.md references/filename.md",
+      "plugin-eval skill://agents/evaluation-methodology/SKILL.md references/filename",
+      "security-scanning skill://agents/sast-configuration/SKILL.md ../owasp-top10-checklist/SKILL.md",
+      "security-scanning skill://agents/sast-configuration/SKILL.md ../container-security/SKILL.md",
+      "security-scanning skill://agents/sast-configuration/SKILL.md ../dependency-scanning/SKILL.md",
+    ]);
+  });
+});

@@ -1,0 +1,182 @@
+// The pure shelf build over real harvests of small trees: conflicts between plugins of one library, per-library
+// placeholder substitution and digests, nested skills in the outer manifest, prompts, selectors and citations.
+import { createHash } from "node:crypto";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, describe, expect, test } from "vitest";
+import { harvestPlugin } from "../../src/harvest/index.js";
+import type { HarvestedPlugin, PluginMeta } from "../../src/model.js";
+import { buildShelf, type LibraryPlan } from "../../src/shelf/build.js";
+import { buildHealth } from "../../src/shelf/health.js";
+import { parsePluginPrompts } from "../../src/shelf/prompts.js";
+import { selectLibraryPlugins } from "../../src/shelf/select.js";
+
+const root = mkdtempSync(path.join(tmpdir(), "skillshelf-build-"));
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+const skillMd = (name: string, body = `# ${name}\n`): string => `---\nname: ${name}\ndescription: The ${name} skill.\n---\n${body}`;
+
+async function plugin(id: string, files: Record<string, string>, options: { files?: string[]; meta?: Partial<PluginMeta> } = {}): Promise<HarvestedPlugin> {
+  const dir = path.join(root, id);
+  for (const [rel, text] of Object.entries(files)) {
+    mkdirSync(path.dirname(path.join(dir, rel)), { recursive: true });
+    writeFileSync(path.join(dir, rel), text);
+  }
+  const harvested = await harvestPlugin({
+    id,
+    meta: { description: "", tags: [], keywords: [], ...options.meta },
+    fetch: `./${id}`,
+    root: "",
+    rootAbs: dir,
+    ...(options.files === undefined ? {} : { files: options.files }),
+    limits: { fileBytes: 1 << 20 },
+  });
+  return parsePluginPrompts(harvested);
+}
+
+function build(plugins: HarvestedPlugin[], libraries: LibraryPlan[]) {
+  return buildShelf({ generation: 1, built: "2026-11-30T00:00:00.000Z", libraries, plugins, fetches: new Map() });
+}
+
+const sha = (text: string): string => `sha256:${createHash("sha256").update(text).digest("hex")}`;
+
+describe("conflicts between plugins of one library (§3.7)", () => {
+  test.each([
+    {
+      title: "the same skill address",
+      later: { "skills/loki/SKILL.md": skillMd("loki") },
+      message: "dropped from library 'lib': skill://lib/loki/SKILL.md is already served by plugin 'first'",
+    },
+    {
+      title: "a skill nested in another plugin's skill",
+      later: { "skills/loki/inner/SKILL.md": skillMd("inner") },
+      message: "dropped from library 'lib': skill://lib/loki/inner lies inside skill skill://lib/loki of plugin 'first'",
+    },
+    {
+      title: "a skill that would hold another plugin's files",
+      later: { "SKILL.md": skillMd("guides") },
+      laterFiles: { skills: ["SKILL.md"] },
+      message: "dropped from library 'lib': skill://lib/guides would hold addresses plugin 'first' serves",
+    },
+    {
+      title: "a library file inside another plugin's skill",
+      later: { "loki/notes.md": "notes" },
+      laterFiles: { files: ["loki/**"] },
+      message: "dropped from library 'lib': skill://lib/loki/notes.md lies inside skill skill://lib/loki of plugin 'first'",
+    },
+    {
+      title: "the same library file",
+      later: { "guides/intro.md": "other intro" },
+      laterFiles: { files: ["guides/**"] },
+      message: "dropped from library 'lib': skill://lib/guides/intro.md is already served by plugin 'first'",
+    },
+    {
+      title: "the same prompt name",
+      later: { "commands/review.md": "---\ndescription: again\n---\nReview again.\n" },
+      message: "dropped from library 'lib': prompt lib_review is already served by plugin 'first'",
+    },
+  ])("$title drops the later plugin whole", async ({ title, later, laterFiles, message }) => {
+    const slug = title.replace(/\W+/g, "-");
+    const first = await plugin(
+      `first-${slug}`.slice(0, 60).replace(/-$/, ""),
+      {
+        "skills/loki/SKILL.md": skillMd("loki"),
+        "skills/guides-skill/SKILL.md": skillMd("guides-skill"),
+        "guides/intro.md": "intro",
+        "commands/review.md": "---\ndescription: Review\n---\nReview $ARGUMENTS\n",
+      },
+      { files: ["guides/**"] },
+    );
+    const firstId = first.id;
+    const second = await plugin(`second-${slug}`.slice(0, 60).replace(/-$/, ""), { ...later, "skills/extra/SKILL.md": skillMd("extra") }, laterFiles?.files ? { files: laterFiles.files } : {});
+    const withSkills = laterFiles?.skills ? await harvestPlugin({
+      id: second.id, meta: second.meta, fetch: second.fetch, root: "", rootAbs: path.join(root, second.id), skills: laterFiles.skills, limits: { fileBytes: 1 << 20 },
+    }) : second;
+    const shelf = build([first, withSkills], [{ name: "lib", description: "", plugins: [firstId, withSkills.id] }]);
+    const library = shelf.libraries.get("lib");
+    expect(library?.served).toEqual([firstId]);
+    expect(library?.conflicts).toEqual([{ plugin: withSkills.id, message: message.replaceAll("'first'", `'${firstId}'`) }]);
+    expect(library?.skills.has("extra")).toBe(false);
+    // The same plugin still serves in a library of its own.
+    const alone = build([first, withSkills], [{ name: "solo", description: "", plugins: [withSkills.id] }]);
+    expect(alone.libraries.get("solo")?.served).toEqual([withSkills.id]);
+  });
+});
+
+describe("per-library SKILL.md substitution (§2.3)", () => {
+  test("placeholders in the body become the library's addresses; the frontmatter is verbatim; digests follow the bytes", async () => {
+    const body = "Read ${CLAUDE_PLUGIN_ROOT}/shared/a.md and ${CLAUDE_SKILL_DIR}/ref.md.\n";
+    const raw = `---\nname: loki\ndescription: "Uses ${"${CLAUDE_PLUGIN_ROOT}"} in frontmatter"\n---\n${body}`;
+    const kit = await plugin("subst", { "skills/obs/loki/SKILL.md": raw, "skills/obs/loki/ref.md": "ref", "shared/a.md": "a" }, { files: ["shared/**"] });
+    const shelf = build([kit], [
+      { name: "one", description: "", plugins: ["subst"] },
+      { name: "two", description: "", plugins: ["subst"] },
+    ]);
+    for (const lib of ["one", "two"]) {
+      const served = shelf.libraries.get(lib)?.skills.get("obs/loki")?.files.get("SKILL.md");
+      const expected = `---\nname: loki\ndescription: "Uses \${CLAUDE_PLUGIN_ROOT} in frontmatter"\n---\nRead skill://${lib}/shared/a.md and skill://${lib}/obs/loki/ref.md.\n`;
+      expect(new TextDecoder().decode(served?.bytes)).toBe(expected);
+      expect(served?.size).toBe(Buffer.byteLength(expected));
+      expect(served?.digest).toBe(sha(expected));
+    }
+    expect(shelf.dangling.size).toBe(0);
+  });
+
+  test("a nested skill's SKILL.md in the outer skill is the nested skill's served bytes", async () => {
+    const kit = await plugin("nested", {
+      "skills/outer/SKILL.md": skillMd("outer"),
+      "skills/outer/inner/SKILL.md": skillMd("inner", "See ${CLAUDE_SKILL_DIR}/x.md\n"),
+      "skills/outer/inner/x.md": "x",
+    });
+    const shelf = build([kit], [{ name: "lib", description: "", plugins: ["nested"] }]);
+    const skills = shelf.libraries.get("lib")?.skills;
+    const inner = skills?.get("outer/inner")?.files.get("SKILL.md");
+    expect(skills?.get("outer")?.files.get("inner/SKILL.md")).toBe(inner);
+    expect(new TextDecoder().decode(inner?.bytes)).toContain("See skill://lib/outer/inner/x.md");
+    expect(skills?.get("outer")?.paths).toEqual(["SKILL.md", "inner/SKILL.md", "inner/x.md"]);
+  });
+});
+
+describe("citations (§3.6)", () => {
+  test("every citation that answers not found is dangling, as written; URLs and anchors are not citations", async () => {
+    const body = [
+      "[ok](ref.md) [missing](nope.md) [anchor](#top) [web](https://example.com/x.md)",
+      "[sibling](../other/SKILL.md) [gone](../ghost/SKILL.md)",
+      "Run ${CLAUDE_SKILL_DIR}/run.sh, then read ${CLAUDE_PLUGIN_ROOT}/shared/missing.md.",
+      "```",
+      "[not a link](in-code.md)",
+      "```",
+      "",
+    ].join("\n");
+    const kit = await plugin("cites", {
+      "skills/main/SKILL.md": skillMd("main", body),
+      "skills/main/ref.md": "ref",
+      "skills/main/run.sh": "echo",
+      "skills/other/SKILL.md": skillMd("other"),
+    });
+    const shelf = build([kit], [{ name: "lib", description: "", plugins: ["cites"] }]);
+    expect(buildHealth(shelf).plugins["cites"]?.dangling).toEqual([
+      { skill: "skill://lib/main/SKILL.md", cites: "nope.md" },
+      { skill: "skill://lib/main/SKILL.md", cites: "../ghost/SKILL.md" },
+      { skill: "skill://lib/main/SKILL.md", cites: "${CLAUDE_PLUGIN_ROOT}/shared/missing.md" },
+    ]);
+  });
+});
+
+describe("library selection", () => {
+  const metas = [
+    { id: "a", meta: { description: "", category: "eng", tags: ["runbooks", "oncall"], keywords: [] } },
+    { id: "b", meta: { description: "", category: "eng", tags: ["runbooks"], keywords: ["security"] } },
+    { id: "c", meta: { description: "", category: "docs", tags: [], keywords: [] } },
+  ];
+  test.each([
+    { plugins: ["c"], selector: undefined, expected: ["c"] },
+    { plugins: [], selector: { categories: ["eng"], tags: [] }, expected: ["a", "b"] },
+    { plugins: [], selector: { categories: [], tags: ["runbooks,oncall"] }, expected: ["a"] },
+    { plugins: [], selector: { categories: [], tags: ["oncall", "security"] }, expected: ["a", "b"] },
+    { plugins: ["c", "b"], selector: { categories: ["eng"], tags: [] }, expected: ["c", "b", "a"] },
+  ])("plugins $plugins + selector $selector => $expected", ({ plugins, selector, expected }) => {
+    expect(selectLibraryPlugins({ plugins, ...(selector === undefined ? {} : { pluginSelector: selector }) }, metas)).toEqual(expected);
+  });
+});
