@@ -89,7 +89,7 @@ describe("conflicts between plugins of one library (§3.7)", () => {
       { files: ["guides/**"] },
     );
     const firstId = first.id;
-    const second = await plugin(`second-${slug}`.slice(0, 60).replace(/-$/, ""), { ...later, "skills/extra/SKILL.md": skillMd("extra") }, laterFiles?.files ? { files: laterFiles.files } : {});
+    const second = await plugin(`second-${slug}`.slice(0, 60).replace(/-$/, ""), { ...(later as Record<string, string>), "skills/extra/SKILL.md": skillMd("extra") }, laterFiles?.files ? { files: laterFiles.files } : {});
     const withSkills = laterFiles?.skills ? await harvestPlugin({
       id: second.id, meta: second.meta, fetch: second.fetch, root: "", rootAbs: path.join(root, second.id), skills: laterFiles.skills, limits: { fileBytes: 1 << 20 },
     }) : second;
