@@ -41,8 +41,15 @@ function build(plugins: HarvestedPlugin[], libraries: LibraryPlan[]) {
 
 const sha = (text: string): string => `sha256:${createHash("sha256").update(text).digest("hex")}`;
 
+interface ConflictRow {
+  readonly title: string;
+  readonly later: Record<string, string>;
+  readonly laterFiles?: { readonly files?: string[]; readonly skills?: string[] };
+  readonly message: string;
+}
+
 describe("conflicts between plugins of one library (§3.7)", () => {
-  test.each([
+  test.each<ConflictRow>([
     {
       title: "the same skill address",
       later: { "skills/loki/SKILL.md": skillMd("loki") },
@@ -89,7 +96,7 @@ describe("conflicts between plugins of one library (§3.7)", () => {
       { files: ["guides/**"] },
     );
     const firstId = first.id;
-    const second = await plugin(`second-${slug}`.slice(0, 60).replace(/-$/, ""), { ...(later as Record<string, string>), "skills/extra/SKILL.md": skillMd("extra") }, laterFiles?.files ? { files: laterFiles.files } : {});
+    const second = await plugin(`second-${slug}`.slice(0, 60).replace(/-$/, ""), { ...later, "skills/extra/SKILL.md": skillMd("extra") }, laterFiles?.files ? { files: laterFiles.files } : {});
     const withSkills = laterFiles?.skills ? await harvestPlugin({
       id: second.id, meta: second.meta, fetch: second.fetch, root: "", rootAbs: path.join(root, second.id), skills: laterFiles.skills, limits: { fileBytes: 1 << 20 },
     }) : second;
