@@ -1,24 +1,7 @@
-// Prompts as the scope sees them, for `prompts/*` and the prompt tools alike.
+// Prompts over MCP, for `prompts/*` and the prompt tools alike.
 import type { Scope, Shelf } from "../model.js";
 import { renderPrompt, type PromptArgs, type PromptDef } from "../prompts/index.js";
-import { isVisible } from "../resolve/index.js";
-
-export function visiblePrompts(shelf: Shelf, scope: Scope): PromptDef[] {
-  const out: PromptDef[] = [];
-  for (const library of shelf.libraries.values()) {
-    for (const prompt of library.prompts.values()) {
-      if (isVisible(scope, library.name, prompt.plugin ?? "")) out.push(prompt);
-    }
-  }
-  return out.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-}
-
-export function findPrompt(shelf: Shelf, scope: Scope, name: string): PromptDef | null {
-  const cut = name.indexOf("_");
-  const library = cut <= 0 ? undefined : shelf.libraries.get(name.slice(0, cut));
-  const prompt = library?.prompts.get(name);
-  return prompt !== undefined && library !== undefined && isVisible(scope, library.name, prompt.plugin ?? "") ? prompt : null;
-}
+import { findPrompt } from "../resolve/index.js";
 
 export function formatPromptListing(prompt: PromptDef): { name: string; title?: string; description: string; arguments: { name: string; description?: string; required: boolean }[] } {
   return {

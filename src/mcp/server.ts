@@ -3,9 +3,9 @@
 import { McpServer, ProtocolError, ProtocolErrorCode, type ServerCapabilities } from "@modelcontextprotocol/server";
 import * as z from "zod";
 import type { ShelfHolder } from "../live/holder.js";
-import { findSkillBySkillMd, listingRows, readDirectory, resolve } from "../resolve/index.js";
+import { findSkillBySkillMd, listingRows, readDirectory, resolve, visiblePrompts } from "../resolve/index.js";
 import { formatInstructions } from "./instructions.js";
-import { formatPromptListing, getPrompt, visiblePrompts } from "./prompts.js";
+import { formatPromptListing, getPrompt } from "./prompts.js";
 import { readAnswer } from "./read.js";
 import type { RequestView } from "./request-view.js";
 import { DEFAULT_PAGE_SIZE, formatSkillEntry, listSkillEntries, paginate, parseCursor, SKILLS_EXTENSION } from "./skills.js";
@@ -39,7 +39,10 @@ function badCursor(): ProtocolError {
   return new ProtocolError(ProtocolErrorCode.InvalidParams, "Invalid cursor: pass back the nextCursor of the previous page unchanged");
 }
 
-export function buildMcpServer(deps: ServerDeps, view: RequestView, era: Era): McpServer {
+/** A server for one connection (stdio) or one request (HTTP). `subscriptions`, when given, records the URIs a
+ *  2025-era client subscribes to, for the session registry to announce; without it, subscribing is accepted
+ *  and nothing can ever be delivered (stateless HTTP). */
+export function buildMcpServer(deps: ServerDeps, view: RequestView, era: Era, subscriptions?: Set<string>): McpServer {
   const { holder } = deps;
   const scope = view.scope;
   const cacheScope = view.personal ? "private" : "public";
@@ -88,6 +91,18 @@ export function buildMcpServer(deps: ServerDeps, view: RequestView, era: Era): M
     if (!outcome.ok) throw notFoundError(outcome.uri, outcome.message);
     return { contents: [{ ...outcome }].map(({ ok: _ok, ...content }) => content) };
   });
+
+  if (era === "legacy") {
+    const uriParams = { params: z.looseObject({ uri: z.string() }) };
+    server.setRequestHandler("resources/subscribe", uriParams, ({ uri }) => {
+      subscriptions?.add(uri);
+      return {};
+    });
+    server.setRequestHandler("resources/unsubscribe", uriParams, ({ uri }) => {
+      subscriptions?.delete(uri);
+      return {};
+    });
+  }
 
   server.setRequestHandler("prompts/list", () => ({
     prompts: visiblePrompts(holder.current, scope).map(formatPromptListing),

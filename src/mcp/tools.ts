@@ -2,8 +2,8 @@
 // the request says the client lacks the feature, and always callable.
 import type { CallToolResult, Tool } from "@modelcontextprotocol/server";
 import type { Scope, Shelf } from "../model.js";
-import { listingRows, resolve } from "../resolve/index.js";
-import { formatPromptListing, getPrompt, visiblePrompts } from "./prompts.js";
+import { listingRows, resolve, visiblePrompts } from "../resolve/index.js";
+import { formatPromptListing, getPrompt } from "./prompts.js";
 import { readAnswer } from "./read.js";
 
 const ANNOTATIONS = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false } as const;

@@ -20,3 +20,4 @@ export { INDEX_ADVICE, FILES_ADVICE, formatCount, formatOneLine } from "./docume
 export { NOT_FOUND_ADVICE } from "./hints.js";
 export { JSON_TYPE, MARKDOWN, mimeTypeFor } from "./media.js";
 export { DIRECTORY_TYPE, readDirectory, type DirectoryAnswer, type DirectoryEntry } from "./directory.js";
+export { findPrompt, visiblePrompts } from "./prompts.js";

@@ -1,0 +1,60 @@
+// What changed between two shelves, as a client of one scope would notice it: the listing or any index, the
+// prompts, and the bytes behind a URI. Built on the resolver, so "changed" means "reads differently".
+import type { Scope, Shelf } from "../model.js";
+import { FILES_FILE, formatSkillUri, INDEX_FILE, listingRows, MANIFEST_FILE, resolve, visiblePrompts } from "../resolve/index.js";
+
+/** The listing with one row per skill determines every index body; `_files.md` covers the library files. */
+export function formatStructure(shelf: Shelf, scope: Scope): string {
+  const rows = listingRows(shelf, scope, true);
+  const files = [...shelf.libraries.keys()].map((name) => readKey(shelf, scope, formatSkillUri(name, [FILES_FILE])));
+  return JSON.stringify([rows, files]);
+}
+
+export function formatPrompts(shelf: Shelf, scope: Scope): string {
+  return JSON.stringify(visiblePrompts(shelf, scope).map((prompt) => [prompt.name, prompt.description, prompt.arguments, prompt.segments]));
+}
+
+/** What a read of `uri` would return, reduced to a comparable key (a digest for files, the text for documents). */
+export function readKey(shelf: Shelf, scope: Scope, uri: string): string {
+  const answer = resolve(shelf, scope, uri);
+  switch (answer.kind) {
+    case "file":
+      return `f${answer.file.digest}`;
+    case "fallback":
+      return `d${answer.disk.size}:${answer.disk.mtimeMs}`;
+    case "document":
+      return `t${answer.text}`;
+    case "notFound":
+      return "-";
+  }
+}
+
+export interface ShelfChange {
+  readonly listChanged: boolean;
+  readonly promptsChanged: boolean;
+}
+
+export function diffShelves(previous: Shelf, next: Shelf, scope: Scope): ShelfChange {
+  return {
+    listChanged: formatStructure(previous, scope) !== formatStructure(next, scope),
+    promptsChanged: formatPrompts(previous, scope) !== formatPrompts(next, scope),
+  };
+}
+
+/** Every served address whose read changed (files, manifests, indexes, `_files.md`), over the whole shelf. */
+export function changedUris(previous: Shelf, next: Shelf, scope: Scope): string[] {
+  const candidates = new Set<string>();
+  for (const shelf of [previous, next]) {
+    for (const library of shelf.libraries.values()) {
+      candidates.add(formatSkillUri(library.name, [INDEX_FILE]));
+      candidates.add(formatSkillUri(library.name, [FILES_FILE]));
+      for (const path of library.files.keys()) candidates.add(formatSkillUri(library.name, path.split("/")));
+      for (const skill of library.skills.values()) {
+        for (let depth = 1; depth < skill.address.length; depth++) candidates.add(formatSkillUri(library.name, [...skill.address.slice(0, depth), INDEX_FILE]));
+        candidates.add(formatSkillUri(library.name, [...skill.address, MANIFEST_FILE]));
+        for (const path of skill.paths) candidates.add(formatSkillUri(library.name, [...skill.address, ...path.split("/")]));
+      }
+    }
+  }
+  return [...candidates].filter((uri) => readKey(previous, scope, uri) !== readKey(next, scope, uri)).sort();
+}

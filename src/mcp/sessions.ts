@@ -1,0 +1,56 @@
+// Announcing a rebuild to connected clients, once per kind of change and never one notification per skill:
+// stdio sessions (either era) through their own server instance, diffed under their own scope; 2026-07-28 HTTP
+// clients through the handler's notifier, which fans out to their `subscriptions/listen` streams.
+import type { McpServer, ServerNotifier } from "@modelcontextprotocol/server";
+import { changedUris, diffShelves, readKey } from "../live/diff.js";
+import type { Shelf } from "../model.js";
+import { FULL_SCOPE } from "../resolve/index.js";
+import type { RequestView } from "./request-view.js";
+
+export interface Session {
+  readonly mcp: McpServer;
+  readonly view: RequestView;
+  /** URIs the client subscribed to with `resources/subscribe` (2025 era). */
+  readonly subscriptions: Set<string>;
+}
+
+export class SessionRegistry {
+  private readonly sessions = new Set<Session>();
+
+  add(session: Session): void {
+    this.sessions.add(session);
+  }
+
+  get size(): number {
+    return this.sessions.size;
+  }
+
+  /** Notifications failing (a client gone mid-send) must never break a rebuild: they are dropped. */
+  async announce(previous: Shelf, next: Shelf): Promise<void> {
+    const sends: Promise<void>[] = [];
+    for (const session of this.sessions) {
+      // A probe instance discarded by the stdio entry, or a closed connection, is forgotten.
+      if (!session.mcp.isConnected()) {
+        this.sessions.delete(session);
+        continue;
+      }
+      const scope = session.view.scope;
+      const change = diffShelves(previous, next, scope);
+      const server = session.mcp.server;
+      if (change.listChanged) sends.push(server.sendResourceListChanged());
+      if (change.promptsChanged) sends.push(server.sendPromptListChanged());
+      for (const uri of session.subscriptions) {
+        if (readKey(previous, scope, uri) !== readKey(next, scope, uri)) sends.push(server.sendResourceUpdated({ uri }));
+      }
+    }
+    await Promise.allSettled(sends);
+  }
+}
+
+/** HTTP (2026-07-28): the notifier filters by each stream's subscription filter; the diff is the whole shelf's. */
+export function announceOverHttp(notify: ServerNotifier, previous: Shelf, next: Shelf): void {
+  const change = diffShelves(previous, next, FULL_SCOPE);
+  if (change.listChanged) notify.resourcesChanged();
+  if (change.promptsChanged) notify.promptsChanged();
+  for (const uri of changedUris(previous, next, FULL_SCOPE)) notify.resourceUpdated(uri);
+}

@@ -1,0 +1,23 @@
+// Prompts as one scope sees them: admitted through the plugin that ships them, like every other address.
+import type { Scope, Shelf } from "../model.js";
+import type { PromptDef } from "../prompts/index.js";
+import { isVisible } from "./scope.js";
+
+export function visiblePrompts(shelf: Shelf, scope: Scope): PromptDef[] {
+  const out: PromptDef[] = [];
+  for (const library of shelf.libraries.values()) {
+    for (const prompt of library.prompts.values()) {
+      if (isVisible(scope, library.name, prompt.plugin ?? "")) out.push(prompt);
+    }
+  }
+  return out.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+}
+
+/** `kit_review` => the prompt `kit_review` of library `kit`, or null when absent or outside the scope. Library
+ *  names never hold `_`, so the first `_` ends the library name. */
+export function findPrompt(shelf: Shelf, scope: Scope, name: string): PromptDef | null {
+  const cut = name.indexOf("_");
+  const library = cut <= 0 ? undefined : shelf.libraries.get(name.slice(0, cut));
+  const prompt = library?.prompts.get(name);
+  return prompt !== undefined && library !== undefined && isVisible(scope, library.name, prompt.plugin ?? "") ? prompt : null;
+}
