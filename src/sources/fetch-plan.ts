@@ -1,0 +1,46 @@
+// What one address asks for: a local folder, a folder of a file source, or a git repository at a ref. The
+// fetch key (§10) is the address as the config wrote it minus its `//subdir`, so plugins reading different
+// subdirectories of one repository and ref share one fetch.
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import type { PluginAddress, SourceConfig } from "../config/types.js";
+
+export type FetchPlan =
+  | { readonly kind: "local"; readonly key: string; readonly abs: string }
+  | {
+      readonly kind: "git";
+      readonly key: string;
+      readonly source: SourceConfig;
+      /** The repository URL git is given (`git+` dropped): never carries userinfo (config refuses it). */
+      readonly url: string;
+      readonly ref?: string;
+    }
+  | { readonly kind: "failed"; readonly key: string; readonly error: string };
+
+/** 40 hex digits: a commit, which is never re-checked against the remote. */
+export const COMMIT = /^[0-9a-f]{40}$/;
+
+/** `gl://team/notes//ops?ref=main` => `gl://team/notes?ref=main`; a local address is its own key. */
+export function formatFetchKey(address: PluginAddress): string {
+  if (address.kind === "local") return address.written;
+  return `${address.source}://${address.path}${address.ref === undefined ? "" : `?ref=${address.ref}`}`;
+}
+
+/** `git+https://github.com` + `grafana/skills` => `https://github.com/grafana/skills`. */
+export function formatRepositoryUrl(source: SourceConfig, repoPath: string): string {
+  const base = source.url.replace(/^git\+/, "").replace(/\/+$/, "");
+  return repoPath === "" ? base : `${base}/${repoPath}`;
+}
+
+export function planFetch(sources: readonly SourceConfig[], address: PluginAddress): FetchPlan {
+  const key = formatFetchKey(address);
+  if (address.kind === "local") return { kind: "local", key, abs: address.abs };
+  const source = sources.find((candidate) => candidate.name === address.source);
+  // The config refuses undeclared sources; a source whose URL was refused never reaches here either.
+  if (source === undefined) return { kind: "failed", key, error: `source '${address.source}' is not declared` };
+  if (source.kind === "file") {
+    return { kind: "local", key, abs: path.join(fileURLToPath(source.url), ...address.path.split("/").filter((s) => s !== "")) };
+  }
+  const url = formatRepositoryUrl(source, address.path);
+  return address.ref === undefined ? { kind: "git", key, source, url } : { kind: "git", key, source, url, ref: address.ref };
+}

@@ -1,0 +1,249 @@
+// Git fetches and their states: each fetch key serves one exported commit. A refresh re-resolves a branch or tag
+// and exports the new commit beside the old; a failed refresh keeps the last good tree (`stale`); a pinned commit
+// never touches the network once exported. Superseded exports are removed after a grace period, so a request that
+// started on the previous shelf can still finish reading it.
+import { readdir, rm, stat } from "node:fs/promises";
+import path from "node:path";
+import type { SourceConfig } from "../config/types.js";
+import { readCacheRecord, writeCacheRecord, type RecordedFetch } from "./cache-record.js";
+import { COMMIT } from "./fetch-plan.js";
+import { asGitFailure, type GitFailureKind } from "./git-errors.js";
+import { GitRunner } from "./git-runner.js";
+import { formatRepositoryId, GitStore } from "./git-store.js";
+
+export const DEFAULT_EXPORT_GRACE_MS = 5 * 60_000;
+/** Leftovers of a build that crashed are removed when older than this. */
+const STALE_BUILD_MS = 60 * 60_000;
+
+/** What a git fetch needs: the key, the repository URL, the ref and the source that holds its credentials. */
+export interface GitFetchRequest {
+  readonly key: string;
+  readonly url: string;
+  readonly ref?: string;
+  readonly source: SourceConfig;
+}
+
+export interface FetchedTree {
+  readonly key: string;
+  readonly status: "ok" | "stale" | "failed";
+  /** Absolute path of the exported tree (internal: never in a message). Absent when failed. */
+  readonly dir?: string;
+  readonly commit?: string;
+  /** When this commit was first served. */
+  readonly built?: string;
+  readonly error?: string;
+  /** Why the last attempt failed; `auth` is a credential refused or unavailable. */
+  readonly failure?: GitFailureKind;
+}
+
+interface State extends FetchedTree {
+  readonly repo?: string;
+  readonly oid?: string;
+}
+
+export interface GitFetcherOptions {
+  readonly cacheDir: string;
+  /** Digest of the config: the cache record written under another config is discarded. */
+  readonly configDigest: string;
+  readonly env: NodeJS.ProcessEnv;
+  readonly now: () => Date;
+  readonly graceMs?: number;
+  readonly timeoutMs?: number;
+}
+
+export class GitFetcher {
+  private readonly states = new Map<string, State>();
+  private readonly inflight = new Map<string, Promise<FetchedTree>>();
+  /** Every export directory this process knows of → the timer removing it, once superseded. */
+  private readonly exports = new Map<string, NodeJS.Timeout | null>();
+  private inUse = new Set<string>();
+  private savedRecord = "";
+
+  private constructor(
+    private readonly options: GitFetcherOptions,
+    private readonly runner: GitRunner,
+    private readonly store: GitStore,
+  ) {}
+
+  static async open(options: GitFetcherOptions): Promise<GitFetcher> {
+    const runner = await GitRunner.create({ env: options.env, ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }) });
+    const fetcher = new GitFetcher(options, runner, new GitStore(options.cacheDir, runner));
+    await fetcher.load();
+    return fetcher;
+  }
+
+  /** The state of `key` as of the last fetch (or the cache record), without any work. */
+  current(key: string): FetchedTree | undefined {
+    return this.states.get(key);
+  }
+
+  /** A tree for `request`. `refresh` re-resolves a branch or tag ref on the remote; without it a known tree is
+   *  served as is. Concurrent calls for one key share one fetch. Never throws: failure is a state. */
+  materialize(request: GitFetchRequest, refresh: boolean): Promise<FetchedTree> {
+    const running = this.inflight.get(request.key);
+    if (running !== undefined) return running;
+    const job = this.materializeOnce(request, refresh).finally(() => this.inflight.delete(request.key));
+    this.inflight.set(request.key, job);
+    return job;
+  }
+
+  private async materializeOnce(request: GitFetchRequest, refresh: boolean): Promise<FetchedTree> {
+    const repo = formatRepositoryId(request.url);
+    const previous = this.states.get(request.key);
+    const known = previous?.dir !== undefined && previous.repo === repo && (await isDirectory(previous.dir)) ? previous : undefined;
+    const pinned = request.ref !== undefined && COMMIT.test(request.ref);
+    if (known !== undefined && (pinned || !refresh)) return known;
+    // A failed fetch is tried again on a refresh, not on every rebuild a local change triggers.
+    if (previous?.status === "failed" && !refresh) return previous;
+    let next: State;
+    try {
+      next = pinned ? await this.fetchPinned(request, repo) : await this.fetchMoving(request, repo, known);
+    } catch (error) {
+      const failure = asGitFailure(error, "the fetch");
+      next =
+        known === undefined
+          ? { key: request.key, status: "failed", error: failure.message, failure: failure.kind }
+          : { ...known, status: "stale", error: `refresh failed: ${failure.message}; serving the last good tree`, failure: failure.kind };
+    }
+    this.states.set(request.key, next);
+    if (next.dir !== undefined && !this.exports.has(next.dir)) this.exports.set(next.dir, null);
+    return next;
+  }
+
+  private async fetchPinned(request: GitFetchRequest, repo: string): Promise<State> {
+    const commit = request.ref as string;
+    const dir = this.store.treeDir(repo, commit);
+    // Exported once, served forever: the commit cannot change.
+    if (!(await isDirectory(dir))) {
+      await this.store.withRepository(repo, async () => {
+        const gitDir = await this.store.ensureRepository(repo);
+        if (!(await this.store.hasCommit(gitDir, commit))) await this.store.fetchCommit(gitDir, request.url, commit, request.source);
+        await this.store.exportCommit(repo, gitDir, commit);
+      });
+    }
+    const previous = this.states.get(request.key);
+    const built = previous?.commit === commit && previous.built !== undefined ? previous.built : this.options.now().toISOString();
+    return { key: request.key, status: "ok", dir, commit, built, repo, oid: commit };
+  }
+
+  private async fetchMoving(request: GitFetchRequest, repo: string, known: State | undefined): Promise<State> {
+    const remote = await this.store.resolveRemote(request.url, request.ref, request.source);
+    // The remote still names what we exported: nothing to fetch (and a stale fetch recovers).
+    if (known !== undefined && known.oid === remote.oid) return { ...withoutError(known), status: "ok" };
+    return this.store.withRepository(repo, async () => {
+      const gitDir = await this.store.ensureRepository(repo);
+      const commit = await this.store.fetchRef(gitDir, request.url, remote, request.source);
+      const dir = await this.store.exportCommit(repo, gitDir, commit);
+      const built = known?.commit === commit && known.built !== undefined ? known.built : this.options.now().toISOString();
+      return { key: request.key, status: "ok", dir, commit, built, repo, oid: remote.oid };
+    });
+  }
+
+  /** The fetch keys the current shelf uses: every export none of them serves is removed after the grace period
+   *  (or at once, with `now`), and states of keys no longer used are forgotten. */
+  retain(keys: Iterable<string>): void {
+    const wanted = new Set(keys);
+    for (const key of [...this.states.keys()]) if (!wanted.has(key)) this.states.delete(key);
+    this.inUse = new Set([...this.states.values()].flatMap((state) => (state.dir === undefined ? [] : [state.dir])));
+    for (const [dir, timer] of this.exports) {
+      if (this.inUse.has(dir)) {
+        if (timer !== null) clearTimeout(timer);
+        this.exports.set(dir, null);
+      } else if (timer === null) {
+        const removal = setTimeout(() => void this.removeExport(dir), this.options.graceMs ?? DEFAULT_EXPORT_GRACE_MS);
+        removal.unref();
+        this.exports.set(dir, removal);
+      }
+    }
+  }
+
+  private async removeExport(dir: string): Promise<void> {
+    if (this.inUse.has(dir)) return;
+    this.exports.delete(dir);
+    await rm(dir, { recursive: true, force: true });
+  }
+
+  /** Write the record of every served tree when it changed since the last write. */
+  async saveRecord(): Promise<void> {
+    const fetches = new Map<string, RecordedFetch>();
+    for (const [key, state] of this.states) {
+      if (state.repo !== undefined && state.commit !== undefined && state.oid !== undefined && state.built !== undefined) {
+        fetches.set(key, { repo: state.repo, commit: state.commit, oid: state.oid, built: state.built });
+      }
+    }
+    const text = JSON.stringify([...fetches]);
+    if (text === this.savedRecord) return;
+    await writeCacheRecord(this.options.cacheDir, this.options.configDigest, fetches);
+    this.savedRecord = text;
+  }
+
+  /** Stop the removal timers and remove what they were waiting for: nothing serves it after close. */
+  async close(): Promise<void> {
+    const pending: string[] = [];
+    for (const [dir, timer] of this.exports) {
+      if (timer !== null) {
+        clearTimeout(timer);
+        pending.push(dir);
+      }
+    }
+    await Promise.all(pending.map((dir) => rm(dir, { recursive: true, force: true })));
+    await this.runner.close();
+  }
+
+  private async load(): Promise<void> {
+    await this.sweepBuilds();
+    const recorded = await readCacheRecord(this.options.cacheDir, this.options.configDigest);
+    for (const [key, entry] of recorded) {
+      const dir = this.store.treeDir(entry.repo, entry.commit);
+      if (!(await isDirectory(dir))) continue;
+      this.states.set(key, { key, status: "ok", dir, commit: entry.commit, built: entry.built, repo: entry.repo, oid: entry.oid });
+      this.exports.set(dir, null);
+    }
+    this.savedRecord = JSON.stringify([...recorded].filter(([key]) => this.states.has(key)));
+  }
+
+  /** Remove half-built exports and repositories a crashed process left behind. */
+  private async sweepBuilds(): Promise<void> {
+    const cutoff = this.options.now().getTime() - STALE_BUILD_MS;
+    const candidates: string[] = [];
+    for (const parent of [path.join(this.options.cacheDir, "repos"), ...(await subdirectories(path.join(this.options.cacheDir, "trees")))]) {
+      for (const name of await names(parent)) {
+        if (name.endsWith(".tmp") || name.endsWith(".tmp.index")) candidates.push(path.join(parent, name));
+      }
+    }
+    for (const candidate of candidates) {
+      try {
+        if ((await stat(candidate)).mtimeMs < cutoff) await rm(candidate, { recursive: true, force: true });
+      } catch {
+        // Gone already, or another process's business: nothing to do.
+      }
+    }
+  }
+}
+
+function withoutError(state: State): State {
+  const { error: _error, failure: _failure, ...rest } = state;
+  return rest;
+}
+
+async function isDirectory(dir: string): Promise<boolean> {
+  try {
+    return (await stat(dir)).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+async function names(dir: string): Promise<string[]> {
+  try {
+    return await readdir(dir);
+  } catch {
+    return [];
+  }
+}
+
+async function subdirectories(dir: string): Promise<string[]> {
+  return (await names(dir)).map((name) => path.join(dir, name));
+}
+
+
