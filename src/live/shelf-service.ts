@@ -1,47 +1,237 @@
-// Owns rebuilds: harvest the config again, and swap the new shelf in only when something visible changed.
+// Owns rebuilds: build the shelf again (one at a time), and swap the new shelf in only when something changed, so
+// an unchanged rebuild keeps its generation and announces nothing. Owns the git fetcher too: its refresh timers,
+// its cache record (a restart with an unchanged config serves from it without the network) and its cleanup.
+import { createHash } from "node:crypto";
+import { mkdtemp, rm } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
 import type { Config } from "../config/types.js";
-import type { Shelf } from "../model.js";
+import type { Logger } from "../log.js";
+import type { FetchReport, Shelf } from "../model.js";
 import { fingerprintShelf } from "../shelf/fingerprint.js";
-import { assembleShelf } from "./assemble.js";
+import { GitFetcher } from "../sources/git-fetcher.js";
+import type { Tree } from "../sources/trees.js";
+import { assemble, type HarvestMemo } from "./assemble.js";
 import { ShelfHolder } from "./holder.js";
+
+export interface ShelfServiceOptions {
+  /** Where git fetches are cached (`--cache-dir`). Absent: a private temporary directory, removed on close. */
+  readonly cacheDir?: string;
+  /** Where credentials' `{env: NAME}` are read, when used (default: the process environment). */
+  readonly env?: NodeJS.ProcessEnv;
+  /** One line per state change: a fetch that moved, went stale, failed or recovered. Never a secret. */
+  readonly log?: Logger;
+  /** How long a superseded export stays on disk for requests still reading the previous shelf. */
+  readonly exportGraceMs?: number;
+  readonly gitTimeoutMs?: number;
+  /** The watch state of a local fetch, for /health (set by the watcher). */
+  readonly watch?: (fetch: string) => FetchReport["watch"];
+}
+
+/** A credential refused (or unavailable) at cold start: the CLI exits 3 with this message, naming the fetch. */
+export class CredentialRefusedError extends Error {
+  constructor(
+    readonly fetch: string,
+    reason: string,
+  ) {
+    super(`fetch ${fetch}: ${reason}`);
+    this.name = "CredentialRefusedError";
+  }
+}
+
+interface BuildMode {
+  /** Re-resolve the refs of these git fetches on the remote. */
+  readonly refresh: (fetch: string, source: string) => boolean;
+  /** Re-harvest everything (POST /reindex). */
+  readonly force: boolean;
+}
 
 export class ShelfService {
   private fingerprint = "";
-  private running: Promise<string[]> | null = null;
+  private memo: HarvestMemo = new Map();
+  private trees: ReadonlyMap<string, Tree> = new Map();
+  private queue: Promise<unknown> = Promise.resolve();
+  private reindexing: Promise<string[]> | null = null;
+  private readonly timers: NodeJS.Timeout[] = [];
+  private closed = false;
 
   private constructor(
     private readonly config: Config,
     private readonly now: () => Date,
+    private readonly options: ShelfServiceOptions,
+    private readonly git: GitFetcher | undefined,
+    private readonly tempCacheDir: string | undefined,
     readonly holder: ShelfHolder,
   ) {}
 
-  static async start(config: Config, now: () => Date): Promise<ShelfService> {
-    const shelf = await assembleShelf(config, { generation: 1, built: now().toISOString() });
-    const service = new ShelfService(config, now, new ShelfHolder(shelf));
-    service.fingerprint = fingerprintShelf(shelf);
-    return service;
+  /** The first build. Known trees (the cache record, exported pinned commits) serve without the network; the
+   *  rest are fetched. A credential refused here throws CredentialRefusedError. */
+  static async start(config: Config, now: () => Date, options: ShelfServiceOptions = {}): Promise<ShelfService> {
+    const needsGit = config.sources.some((source) => source.kind === "git");
+    let tempCacheDir: string | undefined;
+    let git: GitFetcher | undefined;
+    if (needsGit) {
+      let cacheDir = options.cacheDir;
+      if (cacheDir === undefined) {
+        tempCacheDir = await mkdtemp(path.join(os.tmpdir(), "skillshelf-cache-"));
+        cacheDir = tempCacheDir;
+      }
+      git = await GitFetcher.open({
+        cacheDir,
+        configDigest: digestConfig(config),
+        env: options.env ?? process.env,
+        now,
+        ...(options.exportGraceMs === undefined ? {} : { graceMs: options.exportGraceMs }),
+        ...(options.gitTimeoutMs === undefined ? {} : { timeoutMs: options.gitTimeoutMs }),
+      });
+    }
+    try {
+      const result = await assemble(config, {
+        generation: 1,
+        built: now().toISOString(),
+        ...(git === undefined ? {} : { git }),
+        refresh: () => false,
+        ...(options.watch === undefined ? {} : { watch: options.watch }),
+      });
+      const refused = [...result.trees.values()].find((tree) => tree.status === "failed" && tree.failure === "auth");
+      if (refused !== undefined) throw new CredentialRefusedError(refused.key, refused.error ?? "the credentials were refused");
+      const service = new ShelfService(config, now, options, git, tempCacheDir, new ShelfHolder(result.shelf));
+      service.fingerprint = fingerprintShelf(result.shelf);
+      service.memo = result.memo;
+      service.logChanges(result.trees);
+      service.trees = result.trees;
+      await service.keep(result.trees);
+      return service;
+    } catch (error) {
+      await git?.close();
+      if (tempCacheDir !== undefined) await rm(tempCacheDir, { recursive: true, force: true });
+      throw error;
+    }
   }
 
   get current(): Shelf {
     return this.holder.current;
   }
 
-  /** Rebuild every fetch now; concurrent calls share one rebuild. Answers the fetch keys rebuilt. */
+  /** POST /reindex: re-resolve every git ref and re-harvest every plugin now; concurrent calls share one rebuild.
+   *  Answers the fetch keys rebuilt. The generation still bumps only when something changed. */
   rebuild(): Promise<string[]> {
-    this.running ??= this.rebuildOnce().finally(() => {
-      this.running = null;
+    this.reindexing ??= this.enqueue({ refresh: () => true, force: true }).finally(() => {
+      this.reindexing = null;
     });
-    return this.running;
+    return this.reindexing;
   }
 
-  private async rebuildOnce(): Promise<string[]> {
-    const previous = this.holder.current;
-    const next = await assembleShelf(this.config, { generation: previous.generation + 1, built: this.now().toISOString() });
-    const fingerprint = fingerprintShelf(next);
-    if (fingerprint !== this.fingerprint) {
-      this.fingerprint = fingerprint;
-      this.holder.swap(next);
-    }
-    return [...next.fetches.keys()];
+  /** Re-resolve the branch and tag refs of one git source (or of all), re-harvesting only plugins whose fetch moved. */
+  refresh(source?: string): Promise<string[]> {
+    return this.enqueue({ refresh: (_fetch, on) => source === undefined || on === source, force: false });
   }
+
+  /** Rebuild from what is on disk, with no network: for a local folder that changed. */
+  rescan(): Promise<string[]> {
+    return this.enqueue({ refresh: () => false, force: false });
+  }
+
+  /** Re-resolve each git source's refs every `refresh` interval. Timers never keep the process alive. */
+  startRefreshTimers(): void {
+    if (this.git === undefined) return;
+    for (const source of this.config.sources) {
+      if (source.kind !== "git" || source.refreshMs === undefined) continue;
+      const timer = setInterval(() => {
+        this.refresh(source.name).catch((error: unknown) => {
+          this.options.log?.log("error", "refresh failed", { source: source.name, error: error instanceof Error ? error.message : String(error) });
+        });
+      }, source.refreshMs);
+      timer.unref();
+      this.timers.push(timer);
+    }
+  }
+
+  /** Stop the timers, let a running rebuild finish, and release the git fetcher. */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    for (const timer of this.timers.splice(0)) clearInterval(timer);
+    await this.queue.catch(() => undefined);
+    await this.git?.close();
+    if (this.tempCacheDir !== undefined) await rm(this.tempCacheDir, { recursive: true, force: true });
+  }
+
+  private enqueue(mode: BuildMode): Promise<string[]> {
+    const run = this.queue.then(() => this.buildOnce(mode));
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  private async buildOnce(mode: BuildMode): Promise<string[]> {
+    if (this.closed) return [...this.trees.keys()];
+    const previous = this.holder.current;
+    const result = await assemble(this.config, {
+      generation: previous.generation + 1,
+      built: this.now().toISOString(),
+      ...(this.git === undefined ? {} : { git: this.git }),
+      refresh: mode.refresh,
+      previous: this.memo,
+      force: mode.force,
+      ...(this.options.watch === undefined ? {} : { watch: this.options.watch }),
+    });
+    const fingerprint = fingerprintShelf(result.shelf);
+    // A moved commit always swaps: the superseded export is about to be removed, and nothing may still read it.
+    if (fingerprint !== this.fingerprint || movedCommit(this.trees, result.trees)) {
+      this.fingerprint = fingerprint;
+      this.holder.swap(result.shelf);
+    }
+    this.memo = result.memo;
+    this.logChanges(result.trees);
+    this.trees = result.trees;
+    await this.keep(result.trees);
+    return [...result.shelf.fetches.keys()];
+  }
+
+  /** Keep the exports the current shelf reads (the rest go after the grace period) and record them. */
+  private async keep(trees: ReadonlyMap<string, Tree>): Promise<void> {
+    if (this.git === undefined) return;
+    this.git.retain([...trees.values()].filter((tree) => tree.kind === "git").map((tree) => tree.key));
+    try {
+      await this.git.saveRecord();
+    } catch (error) {
+      // A cache that cannot be written costs the next cold start its shortcut, nothing more.
+      this.options.log?.log("warn", "cache record not written", { error: codeOf(error) });
+    }
+  }
+
+  /** One log line per fetch whose state changed: moved, stale, failed or recovered. */
+  private logChanges(next: ReadonlyMap<string, Tree>): void {
+    const log = this.options.log;
+    if (log === undefined) return;
+    for (const [key, tree] of next) {
+      if (tree.kind !== "git") continue;
+      const before = this.trees.get(key);
+      if (tree.status === "stale" && before?.status !== "stale") log.log("warn", "fetch stale", { fetch: key, error: tree.error ?? "" });
+      else if (tree.status === "failed" && before?.status !== "failed") log.log("error", "fetch failed", { fetch: key, error: tree.error ?? "" });
+      else if (tree.status === "ok" && before !== undefined && before.status !== "ok") log.log("info", "fetch recovered", { fetch: key, commit: short(tree.commit) });
+      if (tree.status === "ok" && tree.commit !== before?.commit) log.log("info", "fetch serves", { fetch: key, commit: short(tree.commit) });
+    }
+  }
+}
+
+function movedCommit(before: ReadonlyMap<string, Tree>, after: ReadonlyMap<string, Tree>): boolean {
+  for (const [key, tree] of after) {
+    const previous = before.get(key);
+    if (previous !== undefined && previous.commit !== tree.commit) return true;
+  }
+  return false;
+}
+
+/** Any change to the config discards the cache record (§9). */
+export function digestConfig(config: Config): string {
+  return createHash("sha256").update(JSON.stringify(config)).digest("hex");
+}
+
+function short(commit: string | undefined): string {
+  return commit === undefined ? "" : commit.slice(0, 12);
+}
+
+function codeOf(error: unknown): string {
+  return typeof error === "object" && error !== null && "code" in error ? String(error.code) : "unknown";
 }

@@ -1,0 +1,49 @@
+// Shared by the source and live tests: a config from YAML text, a logger that keeps its lines, and reads that go
+// through the resolver and the content reader exactly as a client's read does.
+import { parseConfig } from "../../src/config/index.js";
+import type { Config } from "../../src/config/types.js";
+import { createLogger, type Logger } from "../../src/log.js";
+import type { Shelf } from "../../src/model.js";
+import { FULL_SCOPE, resolve } from "../../src/resolve/index.js";
+import { readFallbackFile, readServedFile } from "../../src/sources/content.js";
+
+/** The config of `yaml`, as if written in `<baseDir>/skillshelf.yaml`; a broken one fails the test. */
+export function configOf(yaml: string, baseDir: string): Config {
+  const result = parseConfig(yaml, "skillshelf.yaml", baseDir);
+  if (!result.ok) throw new Error(`bad test config: ${JSON.stringify(result.errors)}`);
+  return result.config;
+}
+
+export interface KeptLog extends Logger {
+  readonly lines: string[];
+}
+
+/** A JSON logger at debug level that keeps every line it writes. */
+export function keptLog(): KeptLog {
+  const lines: string[] = [];
+  const logger = createLogger((line) => lines.push(line), "json", "debug", () => new Date(0));
+  return { lines, log: (...args) => logger.log(...args) };
+}
+
+/** The text a client reading `uri` gets, or null for not found / unreadable. */
+export async function readText(shelf: Shelf, uri: string): Promise<string | null> {
+  const answer = resolve(shelf, FULL_SCOPE, uri);
+  if (answer.kind === "document") return answer.text;
+  if (answer.kind === "notFound") return null;
+  const content = answer.kind === "file" ? await readServedFile(answer.file) : await readFallbackFile(answer.disk);
+  return content.ok ? new TextDecoder().decode(content.bytes) : null;
+}
+
+/** Wait until `check` holds (polling), or fail after `ms`. */
+export async function waitFor(check: () => boolean, ms = 10_000): Promise<void> {
+  const until = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > until) throw new Error("timed out waiting");
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+/** YAML for a git+file source named `local` over `base`. */
+export function gitSource(base: string, extra = ""): string {
+  return `sources:\n  - name: local\n    url: git+file://${base}\n${extra}`;
+}
