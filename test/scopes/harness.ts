@@ -1,9 +1,13 @@
 // Shared plumbing for the scopes tests: the fixture's shelf service, an in-process MCP client over a compiled
 // view, and helpers that turn a read, a tool call or a custom request into one comparable value.
-import { Client, InMemoryTransport } from "@modelcontextprotocol/client";
+import type { Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { Client, InMemoryTransport, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { serveStdio } from "@modelcontextprotocol/server/stdio";
 import * as z from "zod";
 import { loadConfig } from "../../src/config/index.js";
+import type { Access } from "../../src/http/access.js";
+import { createHttpApp } from "../../src/http/app.js";
 import { ShelfService } from "../../src/live/shelf-service.js";
 import type { RequestView } from "../../src/mcp/request-view.js";
 import { buildMcpServer } from "../../src/mcp/server.js";
@@ -12,13 +16,60 @@ import { writeFixture, type Fixture } from "./fixture.js";
 export interface Served {
   readonly fixture: Fixture;
   readonly service: ShelfService;
+  /** Stops the service (when it has anything to stop) and removes the fixture. */
+  stop(): Promise<void>;
 }
 
 /** The fixture on disk and its shelf, built with a fixed clock. */
 export async function startFixture(): Promise<Served> {
   const fixture = writeFixture();
   const service = await ShelfService.start(await loadConfig(fixture.configPath), () => new Date(0));
-  return { fixture, service };
+  return {
+    fixture,
+    service,
+    stop: async () => {
+      await (service as { close?: () => Promise<void> }).close?.();
+      fixture.remove();
+    },
+  };
+}
+
+export interface HttpServer {
+  /** `http://127.0.0.1:PORT` */
+  readonly origin: string;
+  close(): Promise<void>;
+}
+
+/** The real HTTP app on an ephemeral port, with `access` deciding who may ask. */
+export async function startHttp(service: ShelfService, access: Access): Promise<HttpServer> {
+  const { app, mcp } = createHttpApp(service.holder, { holder: service.holder, version: "0.0.0-test", ttlMs: 0 }, {
+    host: "127.0.0.1",
+    access,
+    reindex: () => service.rebuild(),
+    onError: () => undefined,
+  });
+  const server = await new Promise<Server>((resolve, reject) => {
+    const listening = app.listen(0, "127.0.0.1", () => resolve(listening));
+    listening.once("error", reject);
+  });
+  const { port } = server.address() as AddressInfo;
+  return {
+    origin: `http://127.0.0.1:${port}`,
+    close: async () => {
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      });
+      await mcp.close();
+    },
+  };
+}
+
+/** An SDK client over Streamable HTTP to `url`, sending `headers` on every request. */
+export async function connectHttp(url: string, headers: Record<string, string> = {}, era: "legacy" | "modern" = "legacy"): Promise<Connection> {
+  const client = new Client({ name: "scopes-test", version: "1.0.0" }, era === "modern" ? { versionNegotiation: { mode: { pin: "2026-07-28" } } } : {});
+  await client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers } }));
+  return { client, close: () => client.close() };
 }
 
 export interface Connection {

@@ -55,7 +55,7 @@ let served: Served;
 beforeAll(async () => {
   served = await startFixture();
 });
-afterAll(() => served.fixture.remove());
+afterAll(() => served.stop());
 
 const listingRow = ([uri, description]: readonly [string, string]) => ({ uri, name: uri.slice("skill://".length), description, mimeType: MD });
 
