@@ -76,7 +76,7 @@ export type ManifestRead =
 /** The plugin's manifest, `null` when it has none, or the reason the plugin fails. */
 export function readPluginManifest(rootAbs: string): ManifestRead {
   const read = readJsonInRoot(rootAbs, MANIFEST_FILES);
-  if (!read.ok) return read;
+  if (!read.ok) return { ok: false, error: read.error };
   if (!read.found) return { ok: true, manifest: null };
   return parsePluginManifest(read.value, read.file);
 }

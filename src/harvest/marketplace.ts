@@ -164,7 +164,7 @@ function parseEntrySource(source: unknown, ctx: EntryContext): EntrySource | str
     }
     case "npm":
     case "pip":
-      return `Its source is a ${type} package: skillshelf never installs packages.`;
+      return `Its source is ${type === "npm" ? "an npm" : "a pip"} package: skillshelf never installs packages.`;
     default:
       return type === ""
         ? "Its source object has no source type."
