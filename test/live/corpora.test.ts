@@ -1,0 +1,132 @@
+// The two real collections in ../shared/corpora, each copied into a temporary git repository and served through
+// git+file via its marketplace file, then served again zero-config straight from the directory: the same counts.
+import fs from "node:fs";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { configFromDirectories } from "../../src/config/index.js";
+import { ShelfService } from "../../src/live/shelf-service.js";
+import { buildHealth, type HealthReport } from "../../src/shelf/health.js";
+import { git, makeTemp, removeTemps } from "../sources/git-fixture.js";
+import { configOf, readText } from "./helpers.js";
+
+const CORPORA = path.resolve(import.meta.dirname, "../../../shared/corpora");
+const NAMES = ["k-dense-scientific", "wshobson-agents"] as const;
+const present = NAMES.every((name) => fs.existsSync(path.join(CORPORA, name, ".claude-plugin", "marketplace.json")));
+if (!present) console.log(`corpora tests skipped: ${NAMES.join(" and ")} not found beside the project (../shared/corpora)`);
+
+const services: ShelfService[] = [];
+let git_: HealthReport;
+let direct: HealthReport;
+let service: ShelfService;
+
+beforeAll(async () => {
+  if (!present) return;
+  const base = makeTemp();
+  for (const name of NAMES) {
+    const repo = path.join(base, name);
+    fs.cpSync(path.join(CORPORA, name), repo, { recursive: true, verbatimSymlinks: true });
+    git(repo, "init", "-q", "-b", "main");
+    git(repo, "add", "-A");
+    git(repo, "commit", "-q", "-m", "corpus");
+  }
+  const yaml = `sources:
+  - {name: corpora, url: "git+file://${base}"}
+libraries:
+  - {name: scientific, source: "corpora://k-dense-scientific"}
+  - {name: agents, source: "corpora://wshobson-agents"}
+`;
+  service = await ShelfService.start(configOf(yaml, base), () => new Date(), { cacheDir: makeTemp() });
+  services.push(service);
+  git_ = buildHealth(service.current);
+  const zero = configFromDirectories(NAMES.map((name) => path.join(CORPORA, name)), CORPORA);
+  if (!zero.ok) throw new Error("zero-config failed");
+  const zeroService = await ShelfService.start(zero.config, () => new Date());
+  services.push(zeroService);
+  direct = buildHealth(zeroService.current);
+}, 120_000);
+
+afterAll(async () => {
+  for (const s of services.splice(0)) await s.close();
+  removeTemps();
+});
+
+function pluginsOf(report: HealthReport, library: string) {
+  return Object.entries(report.plugins).filter(([id]) => id.endsWith(`@${library}`));
+}
+
+function sum(report: HealthReport, library: string, field: "skills" | "prompts"): number {
+  return pluginsOf(report, library).reduce((n, [, plugin]) => n + plugin[field], 0);
+}
+
+describe.skipIf(!present)("k-dense-scientific through git+file", () => {
+  test("one strict:false entry at ./ listing every skill path: 128 skills served, one skipped", () => {
+    expect(git_.libraries.scientific).toEqual({ description: "", plugins: ["scientific-skills@scientific"], skills: 128, prompts: 0, files: 0 });
+    expect(git_.plugins["scientific-skills@scientific"]).toMatchObject({
+      status: "ok",
+      fetch: "corpora://k-dense-scientific",
+      root: "",
+      skills: 128,
+      prompts: 0,
+      skipped: [{ path: "scientific-skills/database-lookup", reason: "The description is 1929 characters long, over the limit of 1024." }],
+    });
+    expect(git_.fetches["corpora://k-dense-scientific"]?.status).toBe("ok");
+  });
+
+  test("a skill reads back byte for byte from the export", async () => {
+    const expected = fs.readFileSync(path.join(CORPORA, "k-dense-scientific/scientific-skills/astropy/SKILL.md"), "utf8");
+    expect(await readText(service.current, "skill://scientific/scientific-skills/astropy/SKILL.md")).toBe(expected);
+  });
+});
+
+describe.skipIf(!present)("wshobson-agents through git+file", () => {
+  test("84 local entries become plugins; the git-subdir entry is skipped: no source declares its host", () => {
+    const agents = git_.libraries.agents;
+    expect(agents?.plugins).toHaveLength(84);
+    expect(agents?.skipped).toEqual([
+      { plugin: "pensyve@agents", reason: "Its repository is on https://github.com, which no declared git source serves." },
+    ]);
+    expect(pluginsOf(git_, "agents").every(([, plugin]) => plugin.status === "ok" && plugin.fetch === "corpora://wshobson-agents")).toBe(true);
+  });
+
+  test("exact counts: 174 skills and 95 prompts harvested; 161 and 79 served after 7 plugins drop on prompt clashes", () => {
+    expect(sum(git_, "agents", "skills")).toBe(174);
+    expect(sum(git_, "agents", "prompts")).toBe(95);
+    expect(git_.libraries.agents).toMatchObject({ skills: 161, prompts: 79, files: 0 });
+    expect(Object.keys(git_.libraries.agents?.conflicts ?? {}).sort()).toEqual([
+      "comprehensive-review@agents",
+      "context-management@agents",
+      "documentation-generation@agents",
+      "error-diagnostics@agents",
+      "performance-testing-review@agents",
+      "ship-mate@agents",
+      "ui-design@agents",
+    ]);
+    expect(pluginsOf(git_, "agents").flatMap(([id, plugin]) => (plugin.skipped ?? []).map((row) => [id, row.path]))).toEqual([
+      ["database-design@agents", "skills/postgresql"],
+    ]);
+  });
+
+  test("marketplace metadata and plugin.json: categories, versions, keywords, a manifest's skills list", () => {
+    expect(git_.plugins["database-design@agents"]).toMatchObject({ root: "plugins/database-design", category: "database", version: "1.2.1" });
+    expect(pluginsOf(git_, "agents").filter(([, plugin]) => plugin.version !== undefined)).toHaveLength(84);
+    expect(new Set(pluginsOf(git_, "agents").map(([, plugin]) => plugin.category)).size).toBe(24);
+    expect(git_.plugins["pptx-deck-creation@agents"]).toMatchObject({ skills: 5, keywords: ["powerpoint", "pptx", "presentations", "slide-decks", "deck-generation", "slide-design"] });
+  });
+});
+
+describe.skipIf(!present)("the same corpora zero-config, straight from their directories", () => {
+  test("served through their marketplace files, with the same counts", () => {
+    expect(direct.skills).toBe(git_.skills);
+    expect(direct.prompts).toBe(git_.prompts);
+    expect([direct.skills, direct.prompts]).toEqual([289, 79]);
+    expect(direct.libraries["k-dense-scientific"]).toMatchObject({ plugins: ["scientific-skills@k-dense-scientific"], skills: 128 });
+    expect(direct.libraries["wshobson-agents"]).toMatchObject({
+      skills: 161,
+      prompts: 79,
+      skipped: [{ plugin: "pensyve@wshobson-agents", reason: "Its repository is on https://github.com, which no declared git source serves." }],
+    });
+    expect(direct.libraries["wshobson-agents"]?.plugins).toHaveLength(84);
+    // A zero-config fetch key is the library name, never the path.
+    expect(Object.keys(direct.fetches)).toEqual(["k-dense-scientific", "wshobson-agents"]);
+  });
+});
