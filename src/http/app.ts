@@ -62,7 +62,7 @@ export function createHttpApp(holder: ShelfHolder, deps: ServerDeps, options: Ht
   const handleMcp = toNodeHandler(mcp, { onerror: options.onError });
   app.all("/mcp", (req, res) => {
     const caller = callerOf(req);
-    const settings = parseRequestSettings(new URL(req.originalUrl, "http://localhost").searchParams, headersOf(req));
+    const settings = parseRequestSettings(new URL(req.originalUrl, "http://localhost").searchParams, headersOf(req), headerLines(req, "x-skill-tags"));
     const compiled = compileScope(holder.current, caller?.scope ?? null, settings.scope);
     if (!compiled.ok) return refuseRequest(req, res, compiled.message);
     const view: RequestView = {
@@ -108,6 +108,15 @@ export function createHttpApp(holder: ShelfHolder, deps: ServerDeps, options: Ht
   };
   app.use(onBodyError);
   return { app, mcp };
+}
+
+/** Every line of one header as received: `req.headers` has already folded repeated lines into one value. */
+function headerLines(req: Request, name: string): string[] {
+  const lines: string[] = [];
+  for (let i = 0; i + 1 < req.rawHeaders.length; i += 2) {
+    if (req.rawHeaders[i]?.toLowerCase() === name) lines.push(req.rawHeaders[i + 1] as string);
+  }
+  return lines;
 }
 
 function headersOf(req: Request): Headers {

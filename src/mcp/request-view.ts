@@ -30,14 +30,17 @@ function trimmed(values: readonly string[]): string[] {
 }
 
 /** `X-Skill-Categories: a, b` => `["a", "b"]`; tags items are separated by `;` in a header, since a comma
- *  inside one item means all-of: `X-Skill-Tags: a,b; c` => `["a,b", "c"]`. */
-export function parseRequestSettings(query: URLSearchParams, headers: Headers): RequestSettings {
+ *  inside one item means all-of: `X-Skill-Tags: a,b; c` => `["a,b", "c"]`. Repeated `X-Skill-Tags` lines are
+ *  items too, like repeated query parameters; HTTP folds them into one value, so the caller passes the lines
+ *  as received (`tagLines`) when it has them. */
+export function parseRequestSettings(query: URLSearchParams, headers: Headers, tagLines: readonly string[] = []): RequestSettings {
   const header = (name: string): string | null => headers.get(name);
   const library = header("x-skill-library")?.trim() ?? query.get("library") ?? undefined;
   const categoriesHeader = header("x-skill-categories");
   const categories = categoriesHeader === null ? trimmed(query.getAll("categories")) : trimmed(categoriesHeader.split(","));
-  const tagsHeader = header("x-skill-tags");
-  const tags = tagsHeader === null ? trimmed(query.getAll("tags")) : trimmed(tagsHeader.split(";"));
+  const folded = header("x-skill-tags");
+  const tagsHeader = tagLines.length > 0 ? tagLines : folded === null ? [] : [folded];
+  const tags = tagsHeader.length === 0 ? trimmed(query.getAll("tags")) : trimmed(tagsHeader.flatMap((line) => line.split(";")));
   const is = (param: string, name: string, value: string): boolean => {
     const raw = header(name) ?? query.get(param);
     return raw !== null && raw.trim().toLowerCase() === value;

@@ -2,7 +2,7 @@
 // Naming something that does not exist — or that lies outside the ceiling, which must look the same — is
 // refused with a message listing what does exist, because a typo that silently serves nothing is the worst
 // failure an operator can get.
-import type { Scope, Shelf } from "../model.js";
+import type { HarvestedPlugin, Scope, Shelf } from "../model.js";
 import { matchesCategories, matchesTags } from "../shelf/select.js";
 
 export interface ScopeSpec {
@@ -52,16 +52,17 @@ function listOf(items: Iterable<string>): string {
 }
 
 function buildScope(shelf: Shelf, ceiling: ScopeSpec | null, request: ScopeSpec, key: string): ScopeResult {
-  // What exists, as far as this caller may know: the ceiling's libraries and the plugins it admits.
-  const libraries = [...shelf.libraries.keys()].filter((name) => ceiling?.library === undefined || ceiling.library === name);
-  const members = new Set(libraries.flatMap((name) => shelf.libraries.get(name)?.plugins ?? []));
-  const ceilingPlugins = [...members].flatMap((id) => {
+  // What exists, as far as this caller may know: the libraries its ceiling admits something of, and the
+  // plugins the ceiling admits there. A library outside the ceiling must read exactly like one that never was.
+  const admitsByCeiling = (id: string): boolean => {
     const plugin = shelf.plugins.get(id);
-    if (plugin === undefined) return [];
-    return ceiling === null || (matchesCategories(ceiling.categories ?? [], plugin.meta) && matchesTags(ceiling.tags ?? [], plugin.meta))
-      ? [plugin]
-      : [];
-  });
+    return plugin !== undefined && (ceiling === null || (matchesCategories(ceiling.categories ?? [], plugin.meta) && matchesTags(ceiling.tags ?? [], plugin.meta)));
+  };
+  const libraries = [...shelf.libraries.values()]
+    .filter((lib) => ceiling === null || ((ceiling.library === undefined || ceiling.library === lib.name) && lib.plugins.some(admitsByCeiling)))
+    .map((lib) => lib.name);
+  const members = new Set(libraries.flatMap((name) => shelf.libraries.get(name)?.plugins ?? []));
+  const ceilingPlugins = [...members].filter(admitsByCeiling).map((id) => shelf.plugins.get(id) as HarvestedPlugin);
   const categories = new Set(ceilingPlugins.flatMap((plugin) => (plugin.meta.category === undefined ? [] : [plugin.meta.category])));
   const labels = new Set(ceilingPlugins.flatMap((plugin) => [...plugin.meta.tags, ...plugin.meta.keywords]));
 
