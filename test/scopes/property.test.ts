@@ -154,7 +154,7 @@ const caseArb = (maxUris: number) =>
       fc.record({
         input: fc.constant(input),
         ceiling: fc.constant(ceiling),
-        request: fc.oneof({ weight: 1, arbitrary: fc.constant({}) }, { weight: 5, arbitrary: specArb(input, ["zz", "l0/a"], ceiling) }),
+        request: fc.oneof({ weight: 1, arbitrary: fc.constant<ScopeSpec>({}) }, { weight: 5, arbitrary: specArb(input, ["zz", "l0/a"], ceiling) }),
         uris: fc.array(uriArb, { minLength: 1, maxLength: maxUris }),
       }),
     ),
