@@ -2,12 +2,13 @@
 // The only file that touches argv, the environment, signals, stdout/stderr and exit codes.
 import type { Server as HttpServer } from "node:http";
 import type { AddressInfo } from "node:net";
+import os from "node:os";
 import { parseArgs } from "node:util";
 import { serveStdio } from "@modelcontextprotocol/server/stdio";
 import { ConfigInvalidError, configFromDirectories, formatConfigErrors, formatSchema, loadConfig } from "./config/index.js";
 import type { Config } from "./config/types.js";
 import { createHttpApp } from "./http/app.js";
-import { ShelfService } from "./live/shelf-service.js";
+import { CredentialRefusedError, ShelfService } from "./live/shelf-service.js";
 import { createLogger, LOG_LEVELS, type LogFormat, type Logger, type LogLevel } from "./log.js";
 import type { Client } from "./http/access.js";
 import { DEFAULT_VIEW, type RequestView } from "./mcp/request-view.js";
@@ -15,11 +16,13 @@ import { compileScope } from "./resolve/compile-scope.js";
 import { buildMcpServer } from "./mcp/server.js";
 import { formatCheckReport } from "./report.js";
 import { buildHealth, hasProblems } from "./shelf/health.js";
+import { defaultCacheDir } from "./sources/cache-dir.js";
 import { VERSION } from "./version.js";
 
 const EXIT_OK = 0;
 const EXIT_PROBLEMS = 1;
 const EXIT_USAGE = 2;
+const EXIT_CREDENTIAL = 3;
 
 class UsageError extends Error {}
 
@@ -27,7 +30,7 @@ const USAGE = `Usage:
   skillshelf serve [--config FILE] [DIR…] [--transport http|stdio] [--host H] [--port N] [--cache-dir D]
                    [--library L] [--categories C]… [--tags T]… [--allowed-hosts H]… [--allowed-origins O]…
                    [--log-level debug|info|warn|error] [--log-format text|json]
-  skillshelf check [--config FILE] [DIR…] [--json]
+  skillshelf check [--config FILE] [DIR…] [--json] [--cache-dir D]
   skillshelf schema`;
 
 const OPTIONS = {
@@ -68,9 +71,15 @@ async function readConfig(values: Values, dirs: readonly string[]): Promise<Conf
   return result.config;
 }
 
+/** Where git fetches are cached: --cache-dir, SKILLSHELF_CACHE_DIR, else the user's cache directory. */
+function cacheDirOf(values: Values): string {
+  return setting(values, "cache-dir", "SKILLSHELF_CACHE_DIR") ?? defaultCacheDir(process.env, os.homedir());
+}
+
 async function runCheck(values: Values, dirs: readonly string[]): Promise<number> {
   const config = await readConfig(values, dirs);
-  const service = await ShelfService.start(config, () => new Date());
+  const service = await ShelfService.start(config, () => new Date(), { cacheDir: cacheDirOf(values) });
+  await service.close();
   const report = buildHealth(service.current);
   process.stdout.write(values.json ? `${JSON.stringify(report, null, 2)}\n` : formatCheckReport(report));
   return hasProblems(report) ? EXIT_PROBLEMS : EXIT_OK;
@@ -82,7 +91,8 @@ async function runServe(values: Values, dirs: readonly string[]): Promise<number
   const logFormat = oneOf<LogFormat>("log-format", values["log-format"] ?? "text", ["text", "json"]);
   const log = createLogger((line) => process.stderr.write(`${line}\n`), logFormat, logLevel as LogLevel, () => new Date());
   const config = await readConfig(values, dirs);
-  const service = await ShelfService.start(config, () => new Date());
+  const service = await ShelfService.start(config, () => new Date(), { cacheDir: cacheDirOf(values), log });
+  service.startRefreshTimers();
   const shelf = service.current;
   log.log("info", "shelf built", { generation: shelf.generation, libraries: shelf.libraries.size, skills: buildHealth(shelf).skills });
   service.holder.onSwap((next) => log.log("info", "shelf rebuilt", { generation: next.generation }));
@@ -100,7 +110,7 @@ async function runServe(values: Values, dirs: readonly string[]): Promise<number
     const handle = serveStdio((ctx) => buildMcpServer(deps, viewNow(), ctx.era), { onerror: (error) => logError(log, error) });
     log.log("info", "serving over stdio");
     return new Promise<number>((resolve) => {
-      const stop = (): void => void handle.close().then(() => resolve(EXIT_OK));
+      const stop = (): void => void handle.close().then(() => service.close()).then(() => resolve(EXIT_OK));
       process.once("SIGTERM", stop);
       process.once("SIGINT", stop);
       process.stdin.once("end", stop);
@@ -128,7 +138,7 @@ async function runServe(values: Values, dirs: readonly string[]): Promise<number
     const stop = (): void => {
       log.log("info", "draining in-flight requests");
       // close() stops accepting and waits for requests in flight; idle keep-alive sockets are closed now.
-      server.close(() => void mcp.close().then(() => resolve(EXIT_OK)));
+      server.close(() => void mcp.close().then(() => service.close()).then(() => resolve(EXIT_OK)));
       server.closeIdleConnections();
     };
     process.once("SIGTERM", stop);
@@ -188,6 +198,11 @@ async function main(argv: readonly string[]): Promise<number> {
     if (error instanceof UsageError) {
       process.stderr.write(`${error.message}\n${USAGE}\n`);
       return EXIT_USAGE;
+    }
+    if (error instanceof CredentialRefusedError) {
+      // The message names the fetch and the reason, never a credential.
+      process.stderr.write(`skillshelf: ${error.message}\n`);
+      return EXIT_CREDENTIAL;
     }
     throw error;
   }

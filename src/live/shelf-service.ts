@@ -176,14 +176,16 @@ export class ShelfService {
       ...(this.options.watch === undefined ? {} : { watch: this.options.watch }),
     });
     const fingerprint = fingerprintShelf(result.shelf);
+    const moved = movedCommit(this.trees, result.trees);
+    // Fetch changes are logged first: they are why the shelf that follows was rebuilt.
+    this.logChanges(result.trees);
+    this.memo = result.memo;
+    this.trees = result.trees;
     // A moved commit always swaps: the superseded export is about to be removed, and nothing may still read it.
-    if (fingerprint !== this.fingerprint || movedCommit(this.trees, result.trees)) {
+    if (fingerprint !== this.fingerprint || moved) {
       this.fingerprint = fingerprint;
       this.holder.swap(result.shelf);
     }
-    this.memo = result.memo;
-    this.logChanges(result.trees);
-    this.trees = result.trees;
     await this.keep(result.trees);
     return [...result.shelf.fetches.keys()];
   }
