@@ -243,6 +243,25 @@ describe.each(SCOPES)("scope: $title", (row) => {
     }
   });
 
+  test("a 2026-07-28 connection answers every read exactly like a 2025 one", async () => {
+    const modern = await connectView(served.service, { scope, fullListing: false, resourceTools: true, promptTools: true, personal: true }, "modern");
+    try {
+      expect(modern.client.getNegotiatedProtocolVersion()).toBe("2026-07-28");
+      const uris = [...ADDRESSED.map((a) => a.uri), ...DOCUMENT_URIS, ...DIRECTORIES.map((d) => d.uri), ...NEVER_EXISTING];
+      const contents = (outcome: Awaited<ReturnType<typeof readResource>>) =>
+        outcome.ok ? { ok: true, contents: (outcome.value as { contents: unknown }).contents } : outcome;
+      const got: Record<string, unknown> = {};
+      const want: Record<string, unknown> = {};
+      for (const uri of uris) {
+        got[uri] = contents(await attempt(() => modern.client.readResource({ uri }, { cacheMode: "bypass" })));
+        want[uri] = contents(await readResource(conn.client, uri));
+      }
+      expect(got).toEqual(want);
+    } finally {
+      await modern.close();
+    }
+  });
+
   test("prompts/list and list_prompts give the visible prompts; any other is not found like a never-existing one", async () => {
     const visible = PROMPTS.filter((p) => admits(row, p.lib, p.plugin));
     expect((await conn.client.listPrompts()).prompts).toEqual(visible.map((p) => p.listing));

@@ -317,6 +317,28 @@ describe("over HTTP, accepted scopes", () => {
     expect(reply.error?.message ?? reply.result?.resources.map((row) => row.uri)).toEqual([...DOCS_W, ...ENG_O]);
   });
 
+  test("?resources=off lists the resource tools, and read_resource answers out-of-scope addresses like absent ones", async () => {
+    const conn = await connectHttp(`${http.origin}/mcp?library=docs&tags=public&resources=off`);
+    try {
+      expect((await conn.client.listTools()).tools.map((tool) => tool.name)).toEqual(["list_resources", "read_resource"]);
+      const read = (uri: string) => conn.client.callTool({ name: "read_resource", arguments: { uri } });
+      const plain = (uri: string) => ({
+        content: [{ type: "text", text: `Not found: ${uri}. Start from the resource listing (resources/list, or the list_resources tool) to see what this server serves.` }],
+        isError: true,
+      });
+      expect(await read("skill://docs/guide/tone.md")).toEqual({ content: [{ type: "text", text: "# Tone\n" }] });
+      for (const uri of ["skill://nolib/never.md", "skill://docs/docs/style.md", "skill://docs/code-review/SKILL.md", "skill://eng/triage/SKILL.md", "skill://docs/quality", "skill://eng"]) {
+        expect(await read(uri), uri).toEqual(plain(uri));
+      }
+      expect(await read("skill://docs/editing")).toEqual({
+        content: [{ type: "text", text: "Not found: skill://docs/editing. It is a folder: read skill://docs/editing/_index.md." }],
+        isError: true,
+      });
+    } finally {
+      await conn.close();
+    }
+  });
+
   test("the empty library serves nothing on any surface, and /health says why", async () => {
     const conn = await connectHttp(`${http.origin}/mcp?library=dead`);
     try {
