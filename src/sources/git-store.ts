@@ -58,7 +58,8 @@ export class GitStore {
       const head = lines.find((line) => line.ref === "HEAD" && line.symref === undefined);
       const target = lines.find((line) => line.ref === "HEAD" && line.symref !== undefined)?.symref;
       if (head === undefined) throw new GitFailure("ref", "the repository has no default branch (it may be empty)");
-      return { ref: target ?? "HEAD", oid: head.oid };
+      // The remote names its default branch; a name we would not accept in a config is fetched as plain HEAD.
+      return { ref: target !== undefined && isBranchRef(target) ? target : "HEAD", oid: head.oid };
     }
     const branch = `refs/heads/${ref}`;
     const tag = `refs/tags/${ref}`;
@@ -159,6 +160,11 @@ export class GitStore {
       throw new GitFailure("ref", `ref '${shown}' does not name a commit`);
     }
   }
+}
+
+/** `refs/heads/main` => true; anything with `..`, `:`, a leading `-` or odd characters => false. */
+export function isBranchRef(ref: string): boolean {
+  return /^refs\/heads\/[A-Za-z0-9._+@][A-Za-z0-9._+@/-]*$/.test(ref) && !ref.includes("..") && !ref.includes("//") && !ref.endsWith("/") && !ref.endsWith(".lock");
 }
 
 interface LsRemoteLine {
