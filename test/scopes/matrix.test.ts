@@ -162,6 +162,28 @@ describe.each(SCOPES)("scope: $title", (row) => {
     expect(got).toEqual(want);
   });
 
+  test("the same addresses spelled with dot segments or percent escapes answer the same, URI aside", async () => {
+    // skill://eng/triage/SKILL.md => skill://%65ng/x/../triage/SKILL.md and skill://eng/.%2E/%2e/triage/SKILL.md
+    const variants = (uri: string): string[] => {
+      const rest = uri.slice("skill://".length);
+      const cut = rest.indexOf("/");
+      const lib = rest.slice(0, cut);
+      const path = rest.slice(cut + 1);
+      return [`skill://%${lib.charCodeAt(0).toString(16)}${lib.slice(1)}/${path}`, `skill://${lib}/x/../${path}`, `skill://${lib}/.%2E/%2e/${path}`];
+    };
+    const got: Record<string, unknown> = {};
+    const want: Record<string, unknown> = {};
+    for (const a of ADDRESSED) {
+      for (const variant of variants(a.uri)) {
+        got[variant] = await readResource(conn.client, variant);
+        want[variant] = admits(row, a.lib, a.plugin)
+          ? { ok: true, value: { contents: [{ uri: variant, mimeType: a.mimeType, text: a.text }] } }
+          : notFound(asNever(NEVER_MESSAGE, NEVER, variant), variant);
+      }
+    }
+    expect(got).toEqual(want);
+  });
+
   test("addresses that exist nowhere answer the plain not-found message", async () => {
     for (const uri of NEVER_EXISTING) expect(await readResource(conn.client, uri), uri).toEqual(notFound(asNever(NEVER_MESSAGE, NEVER, uri), uri));
   });
