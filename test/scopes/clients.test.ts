@@ -3,6 +3,7 @@
 // widen; only admin clients reach /health, /reindex and /; answers that depend on a client are cached
 // privately; and no token value ever reaches a log line, even at debug level. Plus the startup error for an
 // unset token variable, and the stdio ceiling flags.
+import path from "node:path";
 import { Client } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
@@ -30,6 +31,9 @@ afterAll(() => {
   cli.remove();
 });
 
+/** Inside the fixture, so a run never writes to the user's cache directory. */
+const cacheDir = (): string => path.join(fixture.dir, "cache");
+
 const bearer = (token: string): Record<string, string> => ({ authorization: `Bearer ${token}` });
 
 interface Reply {
@@ -53,7 +57,7 @@ describe("bearer-token clients over the CLI's HTTP server", () => {
   let child: Child;
   let origin: string;
   beforeAll(async () => {
-    child = spawnCli(cli.path, ["serve", "--config", fixture.configPath, "--port", "0", "--log-level", "debug"], childEnv(TOKEN_VARS), fixture.dir);
+    child = spawnCli(cli.path, ["serve", "--config", fixture.configPath, "--cache-dir", cacheDir(), "--port", "0", "--log-level", "debug"], childEnv(TOKEN_VARS), fixture.dir);
     origin = await waitForListening(child);
   }, 60_000);
   afterAll(async () => {
@@ -181,7 +185,7 @@ describe("startup", () => {
   test("an unset token variable exits 2 naming the variable, never a value", async () => {
     const env = childEnv({ ...TOKEN_VARS });
     delete env[TOKEN_ENV.eng];
-    const child = spawnCli(cli.path, ["serve", "--config", fixture.configPath, "--port", "0", "--log-level", "debug"], env, fixture.dir);
+    const child = spawnCli(cli.path, ["serve", "--config", fixture.configPath, "--cache-dir", cacheDir(), "--port", "0", "--log-level", "debug"], env, fixture.dir);
     expect(await child.exited).toBe(2);
     const text = child.stderr.join("\n");
     expect(text).toContain(`client 'eng-bot': the environment variable ${TOKEN_ENV.eng} that holds its token is not set`);
@@ -189,7 +193,7 @@ describe("startup", () => {
   });
 
   test("an empty token variable is unset too", async () => {
-    const child = spawnCli(cli.path, ["serve", "--config", fixture.configPath, "--port", "0"], childEnv({ ...TOKEN_VARS, [TOKEN_ENV.admin]: "" }), fixture.dir);
+    const child = spawnCli(cli.path, ["serve", "--config", fixture.configPath, "--cache-dir", cacheDir(), "--port", "0"], childEnv({ ...TOKEN_VARS, [TOKEN_ENV.admin]: "" }), fixture.dir);
     expect(await child.exited).toBe(2);
     expect(child.stderr.join("\n")).toContain(`client 'platform': the environment variable ${TOKEN_ENV.admin} that holds its token is not set`);
   });
@@ -199,7 +203,7 @@ describe("the stdio ceiling flags", () => {
   test("--library docs --tags public serves exactly that ceiling", async () => {
     const transport = new StdioClientTransport({
       command: process.execPath,
-      args: [cli.path, "serve", "--config", fixture.configPath, "--transport", "stdio", "--library", "docs", "--tags", "public"],
+      args: [cli.path, "serve", "--config", fixture.configPath, "--cache-dir", cacheDir(), "--transport", "stdio", "--library", "docs", "--tags", "public"],
       env: childEnv({}),
       cwd: fixture.dir,
       stderr: "pipe",
@@ -220,7 +224,7 @@ describe("the stdio ceiling flags", () => {
   test("--categories and repeated --tags narrow like the query parameters", async () => {
     const transport = new StdioClientTransport({
       command: process.execPath,
-      args: [cli.path, "serve", "--config", fixture.configPath, "--transport", "stdio", "--categories", "engineering", "--tags", "oncall,runbooks", "--tags", "quality"],
+      args: [cli.path, "serve", "--config", fixture.configPath, "--cache-dir", cacheDir(), "--transport", "stdio", "--categories", "engineering", "--tags", "oncall,runbooks", "--tags", "quality"],
       env: childEnv({}),
       cwd: fixture.dir,
       stderr: "pipe",
@@ -239,7 +243,7 @@ describe("the stdio ceiling flags", () => {
     { flags: ["--library", "docs", "--tags", "oncall"], message: "Scope refused: the scope library=docs tags=oncall shows nothing: no plugin of library 'docs' matches it." },
     { flags: ["--categories", "nope"], message: "Scope refused: category 'nope' does not exist; the categories are: engineering, legacy, writing." },
   ])("a refused ceiling $flags exits 2 with the refusal", async ({ flags, message }) => {
-    const child = spawnCli(cli.path, ["serve", "--config", fixture.configPath, "--transport", "stdio", ...flags], childEnv({}), fixture.dir);
+    const child = spawnCli(cli.path, ["serve", "--config", fixture.configPath, "--cache-dir", cacheDir(), "--transport", "stdio", ...flags], childEnv({}), fixture.dir);
     expect(await child.exited).toBe(2);
     expect(child.stderr.filter((line) => line.startsWith("Scope refused"))).toEqual([message]);
   });
