@@ -1,0 +1,147 @@
+// The MCP contract, part 2: tools for tool-only clients and prompts (§6, §7), over every transport and era.
+import type { Client } from "@modelcontextprotocol/client";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  DOCUMENTS,
+  FULL_LISTING,
+  HINTS,
+  LISTING,
+  NO_HINT_ADVICE,
+  PROMPT_TOOL_NAMES,
+  PROMPTS,
+  RENDERED,
+  RESOURCE_TOOL_NAMES,
+  TOOL_ANNOTATIONS,
+  exampleFile,
+} from "../support/example-shelf.js";
+import { rpcError, toolText } from "../support/mcp.js";
+import { killStragglers } from "../support/process.js";
+import { LEGS, type Transport } from "../support/transports.js";
+
+const LOGO = "skill://writing/release-notes/assets/logo.png";
+
+afterAll(killStragglers);
+
+describe.each(LEGS)("tools and prompts over $name", ({ era, transport: makeTransport }) => {
+  const transport: Transport = makeTransport();
+  let client: Client;
+
+  beforeAll(async () => {
+    await transport.start();
+    client = await transport.connect(era);
+  });
+  afterAll(() => transport.stop());
+
+  // The result without its 2026-07-28 `_meta` (serverInfo), which is the era's envelope, not the tool's answer.
+  const call = async (name: string, args: Record<string, unknown>): Promise<unknown> => {
+    const { _meta: _envelope, ...result } = await client.callTool({ name, arguments: args });
+    return result;
+  };
+
+  it("lists no tools to a client that did not say it lacks resources or prompts", async () => {
+    expect(client.getServerCapabilities()?.tools).toBeDefined();
+    expect((await client.listTools(undefined, { cacheMode: "bypass" })).tools).toEqual([]);
+  });
+
+  it("answers list_resources with the listing rows as JSON, unlisted but callable", async () => {
+    expect(JSON.parse(toolText(await call("list_resources", {})))).toEqual(LISTING);
+  });
+
+  it.each(Object.entries(DOCUMENTS))("answers read_resource %s with the document's text", async (uri, text) => {
+    expect(await call("read_resource", { uri })).toEqual({ content: [{ type: "text", text }] });
+  });
+
+  it.each(HINTS)("answers read_resource of the directory $uri with isError and the hint", async ({ uri, message }) => {
+    expect(await call("read_resource", { uri })).toEqual({ content: [{ type: "text", text: message }], isError: true });
+  });
+
+  it("answers read_resource of an absent address with isError and the advice", async () => {
+    const uri = "skill://engineering/nope.md";
+    expect(await call("read_resource", { uri })).toEqual({ content: [{ type: "text", text: `Not found: ${uri}. ${NO_HINT_ADVICE}` }], isError: true });
+  });
+
+  it("answers read_resource of a binary file with an embedded resource carrying the blob", async () => {
+    const result = await call("read_resource", { uri: LOGO });
+    expect(result).toEqual({
+      content: [{ type: "resource", resource: { uri: LOGO, mimeType: "image/png", blob: exampleFile("examples/writing-kit/skills/release-notes/assets/logo.png").toString("base64") } }],
+    });
+  });
+
+  it("answers read_resource with dot segments under the URI as sent", async () => {
+    const text = DOCUMENTS["skill://engineering/observability/_index.md"] as string;
+    expect(await call("read_resource", { uri: "skill://engineering/code-review/%2e%2e/observability/_index.md" })).toEqual({ content: [{ type: "text", text }] });
+  });
+
+  it("answers read_resource without a uri with a tool error, not a protocol error", async () => {
+    const result = (await call("read_resource", {})) as { isError?: boolean };
+    expect(result.isError).toBe(true);
+  });
+
+  it("answers list_prompts with the prompts as JSON", async () => {
+    expect(JSON.parse(toolText(await call("list_prompts", {})))).toEqual(PROMPTS);
+  });
+
+  it.each(RENDERED)("answers get_prompt $name $args with the rendered text", async ({ name, args, text }) => {
+    expect(await call("get_prompt", { name, arguments: args })).toEqual({ content: [{ type: "text", text }] });
+  });
+
+  it("answers get_prompt with a missing required argument with a tool error naming it", async () => {
+    const result = (await call("get_prompt", { name: "writing_summarize", arguments: {} })) as { isError?: boolean };
+    expect(result.isError).toBe(true);
+    expect(toolText(result)).toContain("'document'");
+  });
+
+  it("lists the example prompts", async () => {
+    expect(client.getServerCapabilities()?.prompts).toBeDefined();
+    expect((await client.listPrompts(undefined, { cacheMode: "bypass" })).prompts).toEqual(PROMPTS);
+  });
+
+  it.each(RENDERED)("renders prompt $name with $args", async ({ name, args, description, text }) => {
+    expect(await client.getPrompt({ name, arguments: args })).toMatchObject({ description, messages: [{ role: "user", content: { type: "text", text } }] });
+  });
+
+  it("refuses a missing required argument with -32602 naming it", async () => {
+    const error = await rpcError(client.getPrompt({ name: "writing_summarize", arguments: { audience: "ops" } }));
+    expect(error.code).toBe(-32602);
+    expect(error.message).toContain("'document'");
+  });
+
+  it("refuses an unknown prompt with -32602", async () => {
+    expect((await rpcError(client.getPrompt({ name: "writing_nope" }))).code).toBe(-32602);
+  });
+
+  if (transport.settings) {
+    const toolsSeenWith = async (settings: { query?: Record<string, string>; headers?: Record<string, string> }): Promise<unknown[]> => {
+      const other = await transport.connect(era, settings);
+      return (await other.listTools(undefined, { cacheMode: "bypass" })).tools;
+    };
+    const names = (tools: unknown[]): string[] => tools.map((tool) => (tool as { name: string }).name);
+
+    it("lists the resource tools with ?resources=off, annotated read-only, idempotent and closed-world", async () => {
+      const tools = await toolsSeenWith({ query: { resources: "off" } });
+      expect(names(tools)).toEqual(RESOURCE_TOOL_NAMES);
+      for (const tool of tools) expect((tool as { annotations?: unknown }).annotations).toEqual(TOOL_ANNOTATIONS);
+      expect(tools[1]).toMatchObject({ name: "read_resource", inputSchema: { type: "object", required: ["uri"], properties: { uri: { type: "string" } } } });
+    });
+
+    it("lists the resource tools with X-MCP-Resources: off", async () => {
+      expect(names(await toolsSeenWith({ headers: { "X-MCP-Resources": "off" } }))).toEqual(RESOURCE_TOOL_NAMES);
+    });
+
+    it("lists the prompt tools with ?prompts=off and X-MCP-Prompts: off", async () => {
+      const tools = await toolsSeenWith({ query: { prompts: "off" } });
+      expect(names(tools)).toEqual(PROMPT_TOOL_NAMES);
+      for (const tool of tools) expect((tool as { annotations?: unknown }).annotations).toEqual(TOOL_ANNOTATIONS);
+      expect(names(await toolsSeenWith({ headers: { "X-MCP-Prompts": "off" } }))).toEqual(PROMPT_TOOL_NAMES);
+    });
+
+    it("lists all four tools when both features are off, however many skills the shelf holds", async () => {
+      expect(names(await toolsSeenWith({ query: { resources: "off", prompts: "off" } }))).toEqual([...RESOURCE_TOOL_NAMES, ...PROMPT_TOOL_NAMES]);
+    });
+
+    it("answers list_resources with the full listing with ?skills=full", async () => {
+      const full = await transport.connect(era, { query: { skills: "full", resources: "off" } });
+      expect(JSON.parse(toolText(await full.callTool({ name: "list_resources", arguments: {} })))).toEqual(FULL_LISTING);
+    });
+  }
+});
