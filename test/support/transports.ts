@@ -91,6 +91,7 @@ export function inMemory(config = EXAMPLE_CONFIG): Transport & { service(): Shel
         await client.close();
         await close();
       }
+      await service?.close();
     },
   };
 }
@@ -210,6 +211,7 @@ export function httpInProcess(config = EXAMPLE_CONFIG): Transport & { service():
         server.closeAllConnections();
         await new Promise<void>((resolve) => server.close(() => resolve()));
       }
+      await service?.close();
       // Failures the app only logs are still failures.
       if (errors.length > 0) throw new Error(`the HTTP app reported errors: ${errors.map(String).join("; ")}`);
     },
