@@ -71,7 +71,8 @@ export class ShelfService {
     let tempCacheDir: string | undefined;
     let git: GitFetcher | undefined;
     if (needsGit) {
-      let cacheDir = options.cacheDir;
+      // Absolute once, here: exported files are read back by path long after the working directory could change.
+      let cacheDir = options.cacheDir === undefined ? undefined : path.resolve(options.cacheDir);
       if (cacheDir === undefined) {
         tempCacheDir = await mkdtemp(path.join(os.tmpdir(), "skillshelf-cache-"));
         cacheDir = tempCacheDir;
