@@ -13,7 +13,7 @@ afterAll(async () => {
   removeTemps();
 });
 
-test("a subdirectory or marketplace entry that is a symlink out of the fetch fails that plugin only", async () => {
+test("a missing subdirectory, or one that is a symlink out of the fetch, fails that plugin only", async () => {
   const base = makeTemp();
   const outside = makeTemp();
   makeRepo(outside, "secret", { "skills/stolen/SKILL.md": skillMd("stolen") });
@@ -26,8 +26,9 @@ test("a subdirectory or marketplace entry that is a symlink out of the fetch fai
   const yaml = `${gitSource(base)}plugins:
   - {name: out, source: "local://kit//escape"}
   - {name: in, source: "local://kit//linked"}
+  - {name: missing, source: "local://kit//nope"}
 libraries:
-  - {name: lib, plugins: [out, in]}
+  - {name: lib, plugins: [out, in, missing]}
   - {name: market, source: "local://kit"}
 `;
   const service = await ShelfService.start(configOf(yaml, base), () => new Date(), { cacheDir: makeTemp() });
@@ -39,6 +40,9 @@ libraries:
   // A symlink that stays inside the fetch is followed.
   expect(health.plugins.in).toMatchObject({ status: "ok", skills: 1 });
   expect(health.plugins["ok@market"]).toMatchObject({ status: "ok", skills: 1 });
+  // A subdirectory must exist inside the fetch; the fetch itself is fine.
+  expect(health.plugins.missing).toMatchObject({ status: "failed", error: "The plugin root, the subdirectory nope of fetch local://kit, does not exist." });
+  expect(health.fetches["local://kit"]?.status).toBe("ok");
   expect(await readText(service.current, "skill://lib/stolen/SKILL.md")).toBe(null);
   expect(JSON.stringify(health).includes(outside)).toBe(false);
 });
