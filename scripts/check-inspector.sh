@@ -1,0 +1,105 @@
+#!/usr/bin/env bash
+# The MCP Inspector CLI as an external client of the built server, on the example shelf:
+#   resources/list over stdio and over HTTP, and skills/list --verify (SEP-2640 conformance plus a digest check
+#   of every file) over stdio, over HTTP, and over HTTP in the 2026-07-28 era (--protocol-era modern).
+# HOME is a temporary directory, so the inspector's catalog and state never touch the user's; npx keeps using
+# the user's npm cache. Exits non-zero when any step fails; prints a summary table either way.
+set -uo pipefail
+
+INSPECTOR="@modelcontextprotocol/inspector@2.12.0"
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$ROOT"
+
+# Build when dist/ is missing or older than any source file.
+if [ ! -f dist/cli.js ] || [ -n "$(find src -newer dist/cli.js -name '*.ts' -print -quit)" ]; then
+  npm run build >/dev/null || { echo "check-inspector: npm run build failed" >&2; exit 1; }
+fi
+
+NPM_CACHE="$(npm config get cache)"
+WORK="$(mktemp -d "${TMPDIR:-/tmp}/skillshelf-inspector-XXXXXX")"
+mkdir -p "$WORK/home"
+export HOME="$WORK/home"
+export npm_config_cache="$NPM_CACHE"
+SERVER_PID=""
+
+cleanup() {
+  if [ -n "$SERVER_PID" ] && kill -0 "$SERVER_PID" 2>/dev/null; then
+    kill -TERM "$SERVER_PID" 2>/dev/null
+    wait "$SERVER_PID" 2>/dev/null
+  fi
+  rm -rf "$WORK"
+}
+trap cleanup EXIT
+
+# The server command, after `--`: the inspector has a --config flag of its own, so without the separator it
+# would take ours (`--config plugins.example.yaml`) as its session file.
+STDIO_SERVER=(-- node dist/cli.js serve --transport stdio --config plugins.example.yaml)
+
+# Start the HTTP server on a free port and wait for the startup line that names the URL.
+node dist/cli.js serve --transport http --host 127.0.0.1 --port 0 --config plugins.example.yaml 2>"$WORK/server.log" &
+SERVER_PID=$!
+URL=""
+for _ in $(seq 1 200); do
+  URL="$(grep -o 'listening on http://[^ ]*/mcp' "$WORK/server.log" | head -n 1 | sed 's/^listening on //')"
+  [ -n "$URL" ] && break
+  kill -0 "$SERVER_PID" 2>/dev/null || break
+  sleep 0.1
+done
+if [ -z "$URL" ]; then
+  echo "check-inspector: the HTTP server did not start:" >&2
+  cat "$WORK/server.log" >&2
+  exit 1
+fi
+
+FAILED=0
+ROWS=()
+
+# run <label> <expect: resources|verify> <inspector args…>
+run() {
+  local label="$1" expect="$2"
+  shift 2
+  local log="$WORK/step-${#ROWS[@]}.log" code result
+  npx -y "$INSPECTOR" --cli "$@" >"$log" 2>&1
+  code=$?
+  if [ "$expect" = resources ]; then
+    # The listing is JSON on stdout: count its rows, and check the first index is there.
+    result="$(node -e '
+      const text = require("fs").readFileSync(process.argv[1], "utf8");
+      const json = JSON.parse(text.slice(text.indexOf("{"), text.lastIndexOf("}") + 1));
+      const uris = json.resources.map((r) => r.uri);
+      if (!uris.includes("skill://engineering/_index.md")) throw new Error("skill://engineering/_index.md is not listed");
+      console.log(`${uris.length} resources: ${uris.join(" ")}`);
+    ' "$log" 2>&1)"
+    local parsed=$?
+    result="$(tail -n 1 <<<"$result")"
+    if [ "$parsed" -ne 0 ] && [ "$code" -eq 0 ]; then code=1; fi
+  else
+    result="$(grep -E '^Verified ' "$log" | tail -n 1)"
+    if [ -z "$result" ]; then
+      result="$(tail -n 1 "$log")"
+      if [ "$code" -eq 0 ]; then code=1; fi
+    fi
+  fi
+  ROWS+=("$(printf '%-50s %-5s %s' "$label" "$code" "$result")")
+  if [ "$code" -ne 0 ]; then
+    FAILED=1
+    echo "---- $label failed (exit $code); the inspector printed:" >&2
+    cat "$log" >&2
+  fi
+}
+
+run "stdio  resources/list" resources --method resources/list "${STDIO_SERVER[@]}"
+run "http   resources/list" resources "$URL" --method resources/list
+run "stdio  skills/list --verify" verify --method skills/list --verify "${STDIO_SERVER[@]}"
+run "http   skills/list --verify" verify "$URL" --method skills/list --verify
+run "http   skills/list --verify --protocol-era modern" verify "$URL" --method skills/list --verify --protocol-era modern
+
+echo
+echo "MCP Inspector CLI (${INSPECTOR#@modelcontextprotocol/}) against skillshelf on plugins.example.yaml (HTTP at $URL)"
+printf '%-50s %-5s %s\n' "step" "exit" "result"
+for row in "${ROWS[@]}"; do echo "$row"; done
+if [ "$FAILED" -ne 0 ]; then
+  echo "check-inspector: FAILED"
+  exit 1
+fi
+echo "check-inspector: all steps passed"
