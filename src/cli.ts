@@ -8,12 +8,14 @@ import { serveStdio } from "@modelcontextprotocol/server/stdio";
 import { ConfigInvalidError, configFromDirectories, formatConfigErrors, formatSchema, loadConfig } from "./config/index.js";
 import type { Config } from "./config/types.js";
 import { createHttpApp } from "./http/app.js";
+import { startLiveShelf } from "./live/live-shelf.js";
 import { CredentialRefusedError, ShelfService } from "./live/shelf-service.js";
 import { createLogger, LOG_LEVELS, type LogFormat, type Logger, type LogLevel } from "./log.js";
 import type { Client } from "./http/access.js";
 import { DEFAULT_VIEW, type RequestView } from "./mcp/request-view.js";
 import { compileScope } from "./resolve/compile-scope.js";
 import { buildMcpServer } from "./mcp/server.js";
+import { announceOverHttp, SessionRegistry } from "./mcp/sessions.js";
 import { formatCheckReport } from "./report.js";
 import { buildHealth, hasProblems } from "./shelf/health.js";
 import { defaultCacheDir } from "./sources/cache-dir.js";
@@ -91,7 +93,8 @@ async function runServe(values: Values, dirs: readonly string[]): Promise<number
   const logFormat = oneOf<LogFormat>("log-format", values["log-format"] ?? "text", ["text", "json"]);
   const log = createLogger((line) => process.stderr.write(`${line}\n`), logFormat, logLevel as LogLevel, () => new Date());
   const config = await readConfig(values, dirs);
-  const service = await ShelfService.start(config, () => new Date(), { cacheDir: cacheDirOf(values), log });
+  const live = await startLiveShelf(config, () => new Date(), { cacheDir: cacheDirOf(values), log });
+  const service = live.service;
   service.startRefreshTimers();
   const shelf = service.current;
   log.log("info", "shelf built", { generation: shelf.generation, libraries: shelf.libraries.size, skills: buildHealth(shelf).skills });
@@ -107,10 +110,21 @@ async function runServe(values: Values, dirs: readonly string[]): Promise<number
       return { ...DEFAULT_VIEW, scope: compiled.scope, personal: compiled.scope.key !== "*" };
     };
     viewNow();
-    const handle = serveStdio((ctx) => buildMcpServer(deps, viewNow(), ctx.era), { onerror: (error) => logError(log, error) });
+    const sessions = new SessionRegistry();
+    service.holder.onSwap((next, previous) => void sessions.announce(previous, next));
+    const handle = serveStdio(
+      (ctx) => {
+        const view = viewNow();
+        const subscriptions = new Set<string>();
+        const mcp = buildMcpServer(deps, view, ctx.era, subscriptions);
+        sessions.add({ mcp, view, subscriptions });
+        return mcp;
+      },
+      { onerror: (error) => logError(log, error) },
+    );
     log.log("info", "serving over stdio");
     return new Promise<number>((resolve) => {
-      const stop = (): void => void handle.close().then(() => service.close()).then(() => resolve(EXIT_OK));
+      const stop = (): void => void handle.close().then(() => live.close()).then(() => resolve(EXIT_OK));
       process.once("SIGTERM", stop);
       process.once("SIGINT", stop);
       process.stdin.once("end", stop);
@@ -124,13 +138,15 @@ async function runServe(values: Values, dirs: readonly string[]): Promise<number
     allowedHosts: values["allowed-hosts"] ?? [],
     allowedOrigins: values["allowed-origins"] ?? [],
     access: { clients: readClients(config), anonymous: config.anonymous },
-    reindex: () => service.rebuild(),
+    reindex: () => live.reindex(),
     onError: (error) => logError(log, error),
   });
   const server = await new Promise<HttpServer>((resolve, reject) => {
     const listening = app.listen(port, host, () => resolve(listening));
     listening.once("error", reject);
   });
+  // 2026-07-28 clients hear of changes on their subscriptions/listen streams; stateless 2025 HTTP cannot.
+  service.holder.onSwap((next, previous) => announceOverHttp(mcp.notify, previous, next));
   const address = server.address() as AddressInfo;
   const shownHost = address.family === "IPv6" ? `[${address.address}]` : address.address;
   log.log("info", `listening on http://${shownHost}:${address.port}/mcp`);
@@ -138,7 +154,7 @@ async function runServe(values: Values, dirs: readonly string[]): Promise<number
     const stop = (): void => {
       log.log("info", "draining in-flight requests");
       // close() stops accepting and waits for requests in flight; idle keep-alive sockets are closed now.
-      server.close(() => void mcp.close().then(() => service.close()).then(() => resolve(EXIT_OK)));
+      server.close(() => void mcp.close().then(() => live.close()).then(() => resolve(EXIT_OK)));
       server.closeIdleConnections();
     };
     process.once("SIGTERM", stop);

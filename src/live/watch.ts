@@ -34,8 +34,13 @@ export function isIgnoredPath(root: string, file: string): boolean {
   return rel.split(path.sep).some((segment) => segment === "node_modules" || (segment.startsWith(".") && !VISIBLE_DOT_NAMES.has(segment)));
 }
 
+function isDirectory(abs: string): boolean {
+  return existsSync(abs) && statSync(abs).isDirectory();
+}
+
 export class RootWatcher {
   private readonly watchers = new Map<string, FSWatcher>();
+  private readonly targets = new Map<string, WatchTarget>();
   private readonly states = new Map<string, WatchState>();
   private readonly pending = new Set<string>();
   private timer: NodeJS.Timeout | undefined;
@@ -47,8 +52,9 @@ export class RootWatcher {
   /** Watch each root (several plugins may share one root; it is watched once). */
   watch(targets: readonly WatchTarget[]): void {
     for (const target of targets) {
+      this.targets.set(target.abs, target);
       if (this.watchers.has(target.abs)) continue;
-      if (!existsSync(target.abs) || !statSync(target.abs).isDirectory()) {
+      if (!isDirectory(target.abs)) {
         this.setState(target.fetch, "degraded");
         continue;
       }
@@ -66,11 +72,23 @@ export class RootWatcher {
         this.setState(target.fetch, "degraded");
         this.schedule(target.fetch);
       });
-      watcher.on("ready", () => {
-        if (this.states.get(target.fetch) !== "degraded") this.setState(target.fetch, "watching");
-      });
+      // Changes made while chokidar was still scanning the tree were not reported: one rescan closes that window
+      // (it re-reads only what changed, and an unchanged shelf is not swapped).
+      watcher.on("ready", () => this.schedule(target.fetch));
       this.watchers.set(target.abs, watcher);
+      // Watching from the start, so the first shelf already reports it; a failure degrades it later.
+      this.setState(target.fetch, "watching");
     }
+  }
+
+  /** Watch degraded roots again (after `POST /reindex`): a root that came back is watched from now on. */
+  async retry(): Promise<void> {
+    const degraded = [...this.targets.values()].filter((target) => this.states.get(target.fetch) === "degraded");
+    for (const target of degraded) {
+      await this.watchers.get(target.abs)?.close();
+      this.watchers.delete(target.abs);
+    }
+    this.watch(degraded);
   }
 
   stateOf(fetch: string): WatchState | undefined {
@@ -98,6 +116,10 @@ export class RootWatcher {
     this.timer = setTimeout(() => {
       const fetches = new Set(this.pending);
       this.pending.clear();
+      // A root that vanished (chokidar does not always report its own root going) can no longer be watched.
+      for (const target of this.targets.values()) {
+        if (fetches.has(target.fetch) && !isDirectory(target.abs)) this.setState(target.fetch, "degraded");
+      }
       this.options.onChange(fetches);
     }, overdue ? 0 : this.options.quietMs);
   }

@@ -22,9 +22,10 @@ export function fingerprintShelf(shelf: Shelf): string {
     for (const [name, prompt] of library.prompts) hash.update(`\0Q${name}\0${JSON.stringify(prompt)}`);
   }
   for (const plugin of shelf.plugins.values()) {
-    // Fallback reads serve whatever the tree holds: its shape is part of what clients see.
+    // Fallback reads serve whatever a file holds when read, so only which files exist is part of the shelf: a
+    // touched file changes nothing a client can see.
     hash.update(`\0T${plugin.id}`);
-    for (const [path, file] of plugin.tree) hash.update(`\0${path}\0${file.size}\0${file.mtimeMs}`);
+    for (const path of plugin.tree.keys()) hash.update(`\0${path}`);
   }
   return hash.digest("hex");
 }

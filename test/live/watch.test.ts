@@ -1,0 +1,204 @@
+// Live changes (§9, issue 8) through real processes: an author edits a skill and a connected client hears of it
+// once, reads the new text, and hears nothing when nothing visible changed.
+import { cpSync, mkdtempSync, rmSync, utimesSync, writeFileSync, mkdirSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { Client } from "@modelcontextprotocol/client";
+import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+import { afterAll, afterEach, beforeEach, describe, expect, test } from "vitest";
+import { assertBuilt, CLI, cleanEnv, REPO_ROOT, startHttpServer, type ServerProcess } from "../support/process.js";
+
+const EXAMPLES = path.join(REPO_ROOT, "examples");
+const dirs: string[] = [];
+afterAll(() => {
+  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+});
+
+/** A private copy of the example shelf and its config, so edits never touch the repository. */
+function copyShelf(): { dir: string; config: string } {
+  const dir = mkdtempSync(path.join(tmpdir(), "skillshelf-live-"));
+  dirs.push(dir);
+  cpSync(EXAMPLES, path.join(dir, "examples"), { recursive: true });
+  const config = path.join(dir, "skills.yaml");
+  writeFileSync(
+    config,
+    [
+      "plugins:",
+      "  - name: eng-kit",
+      "    source: ./examples/engineering-kit",
+      '    files: ["shared/**"]',
+      "  - name: writing-kit",
+      "    source: ./examples/writing-kit",
+      "libraries:",
+      "  - name: engineering",
+      "    plugins: [eng-kit]",
+      "  - name: writing",
+      "    plugins: [writing-kit]",
+      "ttl: 0s",
+      "",
+    ].join("\n"),
+  );
+  return { dir, config };
+}
+
+const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Waits until `predicate` holds, polling; fails with `what` after a generous bound (never a timing assertion). */
+async function until(what: string, predicate: () => boolean | Promise<boolean>, boundMs = 15_000): Promise<void> {
+  const start = Date.now();
+  while (!(await predicate())) {
+    if (Date.now() - start > boundMs) throw new Error(`timed out waiting for ${what}`);
+    await sleep(50);
+  }
+}
+
+const LOGS_MD = "examples/engineering-kit/skills/observability/logs/SKILL.md";
+const LOGS_URI = "skill://engineering/observability/logs/SKILL.md";
+/** Long enough for a quiet window and a rescan to have happened had anything been announced. */
+const SETTLE_MS = 1500;
+
+async function readText(client: Client, uri: string): Promise<string> {
+  const result = await client.readResource({ uri }, { cacheMode: "bypass" });
+  const content = result.contents[0];
+  return content !== undefined && "text" in content ? content.text : "";
+}
+
+describe("over stdio, a 2025-era session", () => {
+  let client: Client;
+  let shelf: { dir: string; config: string };
+  const heard: string[] = [];
+
+  beforeEach(async () => {
+    assertBuilt();
+    shelf = copyShelf();
+    heard.length = 0;
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [CLI, "serve", "--transport", "stdio", "--config", shelf.config, "--cache-dir", path.join(shelf.dir, "cache")],
+      env: cleanEnv(),
+      stderr: "pipe",
+    });
+    client = new Client({ name: "live-test", version: "1" });
+    client.setNotificationHandler("notifications/resources/list_changed", () => void heard.push("list_changed"));
+    client.setNotificationHandler("notifications/resources/updated", (n) => void heard.push(`updated ${n.params.uri}`));
+    client.setNotificationHandler("notifications/prompts/list_changed", () => void heard.push("prompts_changed"));
+    await client.connect(transport);
+    // Let the watcher settle on the fresh tree before the first edit.
+    await sleep(300);
+  });
+  afterEach(async () => {
+    await client.close();
+  });
+
+  test("editing a description announces the listing once, the subscribed URI once, and the new text reads back", async () => {
+    await client.subscribeResource({ uri: LOGS_URI });
+    const file = path.join(shelf.dir, LOGS_MD);
+    writeFileSync(file, "---\nname: logs\ndescription: Query logs, newest first.\n---\n# Logs\n");
+    await until("two notifications", () => heard.length >= 2);
+    await sleep(SETTLE_MS);
+    expect([...heard].sort()).toEqual(["list_changed", `updated ${LOGS_URI}`]);
+    expect(await readText(client, LOGS_URI)).toBe("---\nname: logs\ndescription: Query logs, newest first.\n---\n# Logs\n");
+    expect(await readText(client, "skill://engineering/observability/_index.md")).toContain(`${LOGS_URI}: Query logs, newest first.`);
+  });
+
+  test("adding a skill lists it in its folder index; deleting one makes it not found", async () => {
+    const added = path.join(shelf.dir, "examples/engineering-kit/skills/observability/metrics");
+    mkdirSync(added);
+    writeFileSync(path.join(added, "SKILL.md"), "---\nname: metrics\ndescription: Read the dashboards.\n---\nBody\n");
+    await until("the new skill in the folder index", async () =>
+      (await readText(client, "skill://engineering/observability/_index.md")).includes("skill://engineering/observability/metrics/SKILL.md: Read the dashboards."),
+    );
+    expect(heard).toContain("list_changed");
+
+    heard.length = 0;
+    rmSync(path.join(shelf.dir, "examples/engineering-kit/skills/observability/traces"), { recursive: true });
+    await until("list_changed after the delete", () => heard.includes("list_changed"));
+    await expect(client.readResource({ uri: "skill://engineering/observability/traces/SKILL.md" })).rejects.toMatchObject({ code: -32602 });
+  });
+
+  test("touching a file without changing it announces nothing", async () => {
+    await client.subscribeResource({ uri: LOGS_URI });
+    const file = path.join(shelf.dir, LOGS_MD);
+    const later = new Date(Date.now() + 5000);
+    utimesSync(file, later, later);
+    await sleep(SETTLE_MS);
+    expect(heard).toEqual([]);
+  });
+
+  test("a burst of 100 writes is a bounded, small number of notifications", async () => {
+    await client.subscribeResource({ uri: LOGS_URI });
+    const file = path.join(shelf.dir, LOGS_MD);
+    for (let i = 0; i < 100; i++) {
+      writeFileSync(file, `---\nname: logs\ndescription: Version ${i}.\n---\n# Logs\n`);
+      if (i % 10 === 0) await sleep(10);
+    }
+    await until("the last version to read back", async () => (await readText(client, LOGS_URI)).includes("Version 99."));
+    await sleep(SETTLE_MS);
+    const lists = heard.filter((n) => n === "list_changed").length;
+    expect(lists).toBeGreaterThanOrEqual(1);
+    expect(lists).toBeLessThanOrEqual(4);
+    expect(heard.filter((n) => n.startsWith("updated")).length).toBe(lists);
+  });
+
+  test("changing a prompt announces the prompt list once", async () => {
+    writeFileSync(path.join(shelf.dir, "examples/engineering-kit/commands/review.md"), "---\ndescription: Review carefully\n---\nReview $ARGUMENTS.\n");
+    await until("prompts_changed", () => heard.includes("prompts_changed"));
+    await sleep(SETTLE_MS);
+    expect(heard).toEqual(["prompts_changed"]);
+    const prompts = await client.listPrompts(undefined, { cacheMode: "bypass" });
+    expect(prompts.prompts.find((p) => p.name === "engineering_review")?.description).toBe("Review carefully");
+  });
+});
+
+describe("over HTTP, a 2026-07-28 client on subscriptions/listen", () => {
+  let server: ServerProcess;
+  let shelf: { dir: string; config: string };
+
+  beforeEach(async () => {
+    shelf = copyShelf();
+    server = await startHttpServer(["--config", shelf.config, "--cache-dir", path.join(shelf.dir, "cache")]);
+  });
+  afterEach(async () => {
+    await server.stop();
+  });
+
+  test("an edit reaches the listen stream once per kind, and a touch sends nothing", async () => {
+    const client = new Client({ name: "live-http", version: "1" }, { versionNegotiation: { mode: { pin: "2026-07-28" } } });
+    const heard: string[] = [];
+    client.setNotificationHandler("notifications/resources/list_changed", () => void heard.push("list_changed"));
+    client.setNotificationHandler("notifications/resources/updated", (n) => void heard.push(`updated ${n.params.uri}`));
+    await client.connect(new StreamableHTTPClientTransport(server.url));
+    const listen = await client.listen({ resourcesListChanged: true, promptsListChanged: true, resourceSubscriptions: [LOGS_URI] });
+    await sleep(300);
+
+    const file = path.join(shelf.dir, LOGS_MD);
+    const later = new Date(Date.now() + 5000);
+    utimesSync(file, later, later);
+    await sleep(SETTLE_MS);
+    expect(heard).toEqual([]);
+    // Nothing visible changed, so the shelf was not even swapped: the generation stays.
+    const health = (await (await fetch(`${server.origin}/health`)).json()) as { generation: number };
+    expect(health.generation).toBe(1);
+
+    writeFileSync(file, "---\nname: logs\ndescription: Over HTTP.\n---\n# Logs\n");
+    await until("two notifications", () => heard.length >= 2);
+    await sleep(SETTLE_MS);
+    expect([...heard].sort()).toEqual(["list_changed", `updated ${LOGS_URI}`]);
+    expect(await readText(client, LOGS_URI)).toContain("description: Over HTTP.");
+    await listen.close();
+    await client.close();
+  });
+
+  test("a deleted root is degraded on /health while the rest keeps serving", async () => {
+    rmSync(path.join(shelf.dir, "examples/writing-kit"), { recursive: true });
+    await until("a degraded fetch", async () => {
+      const health = (await (await fetch(`${server.origin}/health`)).json()) as { status: string; fetches: Record<string, { watch?: string }> };
+      return health.status === "degraded" && health.fetches["./examples/writing-kit"]?.watch === "degraded";
+    });
+    const client = new Client({ name: "after-delete", version: "1" });
+    await client.connect(new StreamableHTTPClientTransport(server.url));
+    expect(await readText(client, "skill://engineering/code-review/SKILL.md")).toContain("name: code-review");
+    await client.close();
+  });
+});
