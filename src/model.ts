@@ -150,7 +150,8 @@ export interface Library {
   /** Every skill address of the library ignoring scope, served or skipped (for the fallback refusal). */
   readonly skillAddresses: ReadonlySet<string>;
   readonly conflicts: readonly LibraryConflict[];
-  /** A library-level error (e.g. a marketplace that failed); the library is then empty. */
+  /** A library-level error (a marketplace that cannot be read, an `x@lib` naming no entry); the library's
+   *  other plugins still serve. */
   readonly error?: string;
   /** Marketplace entries that could not be served. */
   readonly skipped: readonly { readonly plugin: string; readonly reason: string }[];
