@@ -77,6 +77,10 @@ describe.each(LEGS)("tools and prompts over $name", ({ era, transport: makeTrans
     expect(result.isError).toBe(true);
   });
 
+  it("refuses an unknown tool with -32602, a protocol error (MCP tools: unknown tools are not tool results)", async () => {
+    expect((await rpcError(client.callTool({ name: "no_such_tool", arguments: {} }))).code).toBe(-32602);
+  });
+
   it("answers list_prompts with the prompts as JSON", async () => {
     expect(JSON.parse(toolText(await call("list_prompts", {})))).toEqual(PROMPTS);
   });
