@@ -182,6 +182,15 @@ describe.each(LEGS)("resources over $name", ({ era, transport: makeTransport }) 
     expect(error.code).toBe(-32602);
   });
 
+  if (era.modern) {
+    it("stamps the configured ttlMs and a cacheScope on resources/list and resources/read", async () => {
+      const expected = { ttlMs: transport.ttlMs, cacheScope: "public" };
+      const list = (await client.listResources(undefined, { cacheMode: "bypass" })) as { ttlMs?: unknown; cacheScope?: unknown };
+      const read = (await client.readResource({ uri: "skill://engineering/_index.md" }, { cacheMode: "bypass" })) as { ttlMs?: unknown; cacheScope?: unknown };
+      expect([list, read].map(({ ttlMs, cacheScope }) => ({ ttlMs, cacheScope }))).toEqual([expected, expected]);
+    });
+  }
+
   if (transport.settings) {
     it("appends one row per skill with ?skills=full", async () => {
       const full = await transport.connect(era, { query: { skills: "full" } });

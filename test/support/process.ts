@@ -58,6 +58,8 @@ export interface ServerProcess {
   readonly child: ChildProcess;
   /** Everything the server wrote to stderr so far. */
   stderr(): string;
+  /** Everything it wrote to stdout so far (nothing, over HTTP). */
+  stdout(): string;
   /** Send `signal` (default SIGTERM) and wait for the exit. */
   stop(signal?: NodeJS.Signals): Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
@@ -67,14 +69,21 @@ const running = new Set<ChildProcess>();
 
 /** `skillshelf serve --transport http --port 0 …`: resolves once the startup line names the URL. */
 export function startHttpServer(args: readonly string[], options: RunOptions = {}): Promise<ServerProcess> {
+  return spawnServer(["serve", "--transport", "http", "--host", "127.0.0.1", "--port", "0", ...args], options);
+}
+
+/** The CLI with exactly `argv` (settings may come from `options.env`), resolved once it logs its URL. */
+export function spawnServer(argv: readonly string[], options: RunOptions = {}): Promise<ServerProcess> {
   assertBuilt();
-  const child = spawn(process.execPath, [CLI, "serve", "--transport", "http", "--host", "127.0.0.1", "--port", "0", ...args], {
+  const child = spawn(process.execPath, [CLI, ...argv], {
     cwd: options.cwd ?? REPO_ROOT,
     env: cleanEnv(options.env),
-    stdio: ["ignore", "ignore", "pipe"],
+    stdio: ["ignore", "pipe", "pipe"],
   });
   running.add(child);
   let stderr = "";
+  let stdout = "";
+  child.stdout?.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk));
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
     child.once("exit", (code, signal) => {
       running.delete(child);
@@ -96,6 +105,7 @@ export function startHttpServer(args: readonly string[], options: RunOptions = {
         port: Number(url.port),
         child,
         stderr: () => stderr,
+        stdout: () => stdout,
         stop: (signal = "SIGTERM") => {
           if (child.exitCode === null && child.signalCode === null) child.kill(signal);
           return exited;
