@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // The only file that touches argv, the environment, signals, stdout/stderr and exit codes.
-import type { Server as HttpServer } from "node:http";
+import type { Server as HttpServer, ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import os from "node:os";
 import { parseArgs } from "node:util";
@@ -24,6 +24,8 @@ import { VERSION } from "./version.js";
 const EXIT_OK = 0;
 const EXIT_PROBLEMS = 1;
 const EXIT_USAGE = 2;
+/** How long SIGTERM waits for requests in flight before it cuts what is left. */
+const DRAIN_GRACE_MS = 10_000;
 const EXIT_CREDENTIAL = 3;
 
 class UsageError extends Error {}
@@ -133,7 +135,7 @@ async function runServe(values: Values, dirs: readonly string[]): Promise<number
 
   const host = setting(values, "host", "SKILLSHELF_HOST") ?? "127.0.0.1";
   const port = parsePort(setting(values, "port", "SKILLSHELF_PORT") ?? "8000");
-  const { app, mcp } = createHttpApp(service.holder, deps, {
+  const { app, mcp, inFlight } = createHttpApp(service.holder, deps, {
     host,
     allowedHosts: values["allowed-hosts"] ?? [],
     allowedOrigins: values["allowed-origins"] ?? [],
@@ -143,6 +145,7 @@ async function runServe(values: Values, dirs: readonly string[]): Promise<number
   });
   const server = await new Promise<HttpServer>((resolve, reject) => {
     const listening = app.listen(port, host, () => resolve(listening));
+    listening.on("request", (_req, res: ServerResponse) => inFlight.track(res));
     listening.once("error", reject);
   });
   // 2026-07-28 clients hear of changes on their subscriptions/listen streams; stateless 2025 HTTP cannot.
@@ -153,9 +156,15 @@ async function runServe(values: Values, dirs: readonly string[]): Promise<number
   return new Promise<number>((resolve) => {
     const stop = (): void => {
       log.log("info", "draining in-flight requests");
-      // close() stops accepting and waits for requests in flight; idle keep-alive sockets are closed now.
-      server.close(() => void mcp.close().then(() => live.close()).then(() => resolve(EXIT_OK)));
+      // Stop accepting, end the open subscriptions/listen streams (they never finish by themselves), close idle
+      // keep-alive sockets, and let requests in flight finish; whatever still hangs after the grace is cut.
+      server.close(() => void live.close().then(() => resolve(EXIT_OK)));
       server.closeIdleConnections();
+      void inFlight
+        .drained()
+        .then(() => mcp.close())
+        .then(() => server.closeAllConnections());
+      setTimeout(() => server.closeAllConnections(), DRAIN_GRACE_MS).unref();
     };
     process.once("SIGTERM", stop);
     process.once("SIGINT", stop);

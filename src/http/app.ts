@@ -11,6 +11,7 @@ import { authenticate, callerOf, formatAuthInfo, requireAdmin, type Access } fro
 import { buildMcpServer, type ServerDeps } from "../mcp/server.js";
 import { buildHealth } from "../shelf/health.js";
 import { formatOpenApi } from "./openapi.js";
+import { InFlight } from "./in-flight.js";
 import { renderShelfPage } from "./page.js";
 
 export interface HttpOptions {
@@ -33,17 +34,18 @@ const LOCAL_HOSTS = new Set(["127.0.0.1", "localhost", "::1"]);
 export interface HttpApp {
   readonly app: Express;
   readonly mcp: McpHttpHandler;
+  /** Count the server's requests with `inFlight.track` so a drain can wait for them. */
+  readonly inFlight: InFlight;
 }
 
 export function createHttpApp(holder: ShelfHolder, deps: ServerDeps, options: HttpOptions): HttpApp {
   const local = LOCAL_HOSTS.has(options.host);
+  const origins = options.allowedOrigins?.map(formatOriginName);
   // Bound to localhost: localhost names plus whatever the operator adds. Bound elsewhere: only what the operator names.
   const allowedHosts = options.allowedHosts && options.allowedHosts.length > 0
     ? [...(local ? ["localhost", "127.0.0.1", "[::1]"] : []), ...options.allowedHosts]
     : undefined;
-  const allowedOrigins = options.allowedOrigins && options.allowedOrigins.length > 0
-    ? [...(local ? ["localhost", "127.0.0.1", "[::1]"] : []), ...options.allowedOrigins]
-    : undefined;
+  const allowedOrigins = origins && origins.length > 0 ? [...(local ? ["localhost", "127.0.0.1", "[::1]"] : []), ...origins] : undefined;
   const app = createMcpExpressApp({
     host: options.host,
     ...(allowedHosts === undefined ? {} : { allowedHosts }),
@@ -60,7 +62,9 @@ export function createHttpApp(holder: ShelfHolder, deps: ServerDeps, options: Ht
     onerror: options.onError,
   });
   const handleMcp = toNodeHandler(mcp, { onerror: options.onError });
+  const inFlight = new InFlight();
   app.all("/mcp", (req, res) => {
+    if (isListenRequest(req.body)) inFlight.exclude(res);
     const caller = callerOf(req);
     const settings = parseRequestSettings(new URL(req.originalUrl, "http://localhost").searchParams, headersOf(req), headerLines(req, "x-skill-tags"));
     const compiled = compileScope(holder.current, caller?.scope ?? null, settings.scope);
@@ -107,7 +111,11 @@ export function createHttpApp(holder: ShelfHolder, deps: ServerDeps, options: Ht
     }
   };
   app.use(onBodyError);
-  return { app, mcp };
+  return { app, mcp, inFlight };
+}
+
+function isListenRequest(body: unknown): boolean {
+  return typeof body === "object" && body !== null && (body as { method?: unknown }).method === "subscriptions/listen";
 }
 
 /** Every line of one header as received: `req.headers` has already folded repeated lines into one value. */
@@ -117,6 +125,18 @@ function headerLines(req: Request, name: string): string[] {
     if (req.rawHeaders[i]?.toLowerCase() === name) lines.push(req.rawHeaders[i + 1] as string);
   }
   return lines;
+}
+
+/** The SDK's origin check compares hostnames: `https://tools.example:8443` (what an operator copies from a
+ *  browser) => `tools.example`; `tools.example` and `moz-extension://*` stay as they are. */
+export function formatOriginName(origin: string): string {
+  if (/^[a-z][a-z0-9+.-]*:\/\/\*$/i.test(origin)) return origin.toLowerCase();
+  try {
+    const url = new URL(origin);
+    return url.hostname === "" ? origin : url.hostname;
+  } catch {
+    return origin;
+  }
 }
 
 function headersOf(req: Request): Headers {
