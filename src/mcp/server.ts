@@ -9,7 +9,7 @@ import { formatPromptListing, getPrompt } from "./prompts.js";
 import { readAnswer } from "./read.js";
 import type { RequestView } from "./request-view.js";
 import { DEFAULT_PAGE_SIZE, formatSkillEntry, listSkillEntries, paginate, parseCursor, SKILLS_EXTENSION } from "./skills.js";
-import { callTool, PROMPT_TOOLS, RESOURCE_TOOLS } from "./tools.js";
+import { callTool, PROMPT_TOOLS, RESOURCE_TOOLS, TOOL_NAMES } from "./tools.js";
 
 export interface ServerDeps {
   readonly holder: ShelfHolder;
@@ -71,10 +71,19 @@ export function buildMcpServer(deps: ServerDeps, view: RequestView, era: Era, su
   const server = mcp.server;
   server.registerCapabilities(CAPABILITIES);
 
-  server.setRequestHandler("resources/list", () => ({
-    resources: listingRows(holder.current, scope, view.fullListing).map((row) => ({ ...row })),
-  }));
-  server.setRequestHandler("resources/templates/list", () => ({
+  // Lists come whole (a listing is a dozen index rows; even a full one is one page), so this server never
+  // issues a cursor and any cursor is one it did not issue. Own params schemas keep malformed params -32602.
+  const listParams = { params: z.looseObject({ cursor: z.string().optional() }) };
+  const whole = (cursor: string | undefined): void => {
+    if (cursor !== undefined) throw badCursor();
+  };
+  server.setRequestHandler("resources/list", listParams, ({ cursor }) => {
+    whole(cursor);
+    return { resources: listingRows(holder.current, scope, view.fullListing).map((row) => ({ ...row })) };
+  });
+  server.setRequestHandler("resources/templates/list", listParams, ({ cursor }) => {
+    whole(cursor);
+    return {
     resourceTemplates: [
       {
         uriTemplate: URI_TEMPLATE,
@@ -84,7 +93,8 @@ export function buildMcpServer(deps: ServerDeps, view: RequestView, era: Era, su
         mimeType: "text/markdown",
       },
     ],
-  }));
+    };
+  });
   // Registered with our own params schema so a malformed request is -32602, never -32603.
   server.setRequestHandler("resources/read", { params: z.looseObject({ uri: z.string() }) }, async ({ uri }) => {
     const outcome = await readAnswer(resolve(holder.current, scope, uri));
@@ -104,9 +114,10 @@ export function buildMcpServer(deps: ServerDeps, view: RequestView, era: Era, su
     });
   }
 
-  server.setRequestHandler("prompts/list", () => ({
-    prompts: visiblePrompts(holder.current, scope).map(formatPromptListing),
-  }));
+  server.setRequestHandler("prompts/list", listParams, ({ cursor }) => {
+    whole(cursor);
+    return { prompts: visiblePrompts(holder.current, scope).map(formatPromptListing) };
+  });
   server.setRequestHandler(
     "prompts/get",
     { params: z.looseObject({ name: z.string(), arguments: z.record(z.string(), z.string().nullable()).optional() }) },
@@ -117,13 +128,18 @@ export function buildMcpServer(deps: ServerDeps, view: RequestView, era: Era, su
     },
   );
 
-  server.setRequestHandler("tools/list", () => ({
-    tools: [...(view.resourceTools ? RESOURCE_TOOLS : []), ...(view.promptTools ? PROMPT_TOOLS : [])],
-  }));
+  server.setRequestHandler("tools/list", listParams, ({ cursor }) => {
+    whole(cursor);
+    return { tools: [...(view.resourceTools ? RESOURCE_TOOLS : []), ...(view.promptTools ? PROMPT_TOOLS : [])] };
+  });
   server.setRequestHandler(
     "tools/call",
     { params: z.looseObject({ name: z.string(), arguments: z.record(z.string(), z.unknown()).optional() }) },
-    ({ name, arguments: args }) => callTool(holder.current, scope, view.fullListing, name, args ?? {}),
+    ({ name, arguments: args }) => {
+      // An unknown tool is a protocol error (MCP tools chapter); bad arguments to a known one are a tool error.
+      if (!TOOL_NAMES.has(name)) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${name}. The tools are ${[...TOOL_NAMES].join(", ")}.`);
+      return callTool(holder.current, scope, view.fullListing, name, args ?? {});
+    },
   );
 
   const cursorParams = z.looseObject({ cursor: z.string().optional() });

@@ -85,7 +85,7 @@ export async function callTool(shelf: Shelf, scope: Scope, full: boolean, name: 
       return outcome.ok ? textResult(outcome.text) : textResult(outcome.message, true);
     }
     default:
-      return textResult(`Unknown tool: ${name}. The tools are ${[...TOOL_NAMES].join(", ")}.`, true);
+      throw new RangeError(`callTool: ${name} is not one of ${[...TOOL_NAMES].join(", ")}`);
   }
 }
 
