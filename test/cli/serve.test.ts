@@ -22,6 +22,7 @@ describe("skillshelf serve", () => {
   it("defaults to HTTP on 127.0.0.1", async () => {
     const server = await spawnServer(["serve", "--config", EXAMPLE_CONFIG, "--port", "0"]);
     expect(server.url.host).toBe(`127.0.0.1:${server.port}`);
+    expect((await send(server.origin, { path: "/health" })).status).toBe(200);
     expect(await server.stop()).toEqual({ code: 0, signal: null });
   });
 

@@ -23,6 +23,13 @@ function waitForLog(stderr: () => string, child: { stderr: NodeJS.ReadableStream
 }
 
 describe("SIGTERM on the HTTP server", () => {
+  it("drains and exits 0 on a SIGTERM sent the moment the startup line names the URL", async () => {
+    // A supervisor that waits for the startup line may signal at once: by then the server must handle SIGTERM.
+    const server = await startHttpServer(["--config", EXAMPLE_CONFIG]);
+    expect(await server.stop("SIGTERM")).toEqual({ code: 0, signal: null });
+    expect(server.stderr()).toContain("draining");
+  });
+
   it("exits 0 with an idle keep-alive connection open", async () => {
     const server = await startHttpServer(["--config", EXAMPLE_CONFIG]);
     // fetch keeps its socket alive after the answer.
