@@ -124,13 +124,15 @@ async function runServe(values: Values, dirs: readonly string[]): Promise<number
       },
       { onerror: (error) => logError(log, error) },
     );
-    log.log("info", "serving over stdio");
-    return new Promise<number>((resolve) => {
+    // Signals are handled before the startup line: a supervisor may signal the moment it sees it.
+    const stopped = new Promise<number>((resolve) => {
       const stop = (): void => void handle.close().then(() => live.close()).then(() => resolve(EXIT_OK));
       process.once("SIGTERM", stop);
       process.once("SIGINT", stop);
       process.stdin.once("end", stop);
     });
+    log.log("info", "serving over stdio");
+    return stopped;
   }
 
   const host = setting(values, "host", "SKILLSHELF_HOST") ?? "127.0.0.1";
@@ -152,8 +154,7 @@ async function runServe(values: Values, dirs: readonly string[]): Promise<number
   service.holder.onSwap((next, previous) => announceOverHttp(mcp.notify, previous, next));
   const address = server.address() as AddressInfo;
   const shownHost = address.family === "IPv6" ? `[${address.address}]` : address.address;
-  log.log("info", `listening on http://${shownHost}:${address.port}/mcp`);
-  return new Promise<number>((resolve) => {
+  const stopped = new Promise<number>((resolve) => {
     const stop = (): void => {
       log.log("info", "draining in-flight requests");
       // Stop accepting, end the open subscriptions/listen streams (they never finish by themselves), close idle
@@ -169,6 +170,8 @@ async function runServe(values: Values, dirs: readonly string[]): Promise<number
     process.once("SIGTERM", stop);
     process.once("SIGINT", stop);
   });
+  log.log("info", `listening on http://${shownHost}:${address.port}/mcp`);
+  return stopped;
 }
 
 /** Tokens come from the environment when the server starts; an unset one names its variable, never a value. */
