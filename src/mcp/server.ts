@@ -30,6 +30,13 @@ const CAPABILITIES: ServerCapabilities = {
 
 export type Era = "legacy" | "modern";
 
+// Params schemas, built once: HTTP builds a server per request. Owning them keeps malformed params -32602.
+const CURSOR_PARAMS = { params: z.looseObject({ cursor: z.string().optional() }) };
+const URI_PARAMS = { params: z.looseObject({ uri: z.string() }) };
+const DIRECTORY_PARAMS = { params: z.looseObject({ uri: z.string(), cursor: z.string().optional() }) };
+const PROMPT_PARAMS = { params: z.looseObject({ name: z.string(), arguments: z.record(z.string(), z.string().nullable()).optional() }) };
+const TOOL_PARAMS = { params: z.looseObject({ name: z.string(), arguments: z.record(z.string(), z.unknown()).optional() }) };
+
 /** Not found is `-32602` with `data: {uri}` as sent (§2.4). */
 export function notFoundError(uri: string, message: string): ProtocolError {
   return new ProtocolError(ProtocolErrorCode.InvalidParams, message, { uri });
@@ -72,16 +79,15 @@ export function buildMcpServer(deps: ServerDeps, view: RequestView, era: Era, su
   server.registerCapabilities(CAPABILITIES);
 
   // Lists come whole (a listing is a dozen index rows; even a full one is one page), so this server never
-  // issues a cursor and any cursor is one it did not issue. Own params schemas keep malformed params -32602.
-  const listParams = { params: z.looseObject({ cursor: z.string().optional() }) };
+  // issues a cursor and any cursor is one it did not issue.
   const whole = (cursor: string | undefined): void => {
     if (cursor !== undefined) throw badCursor();
   };
-  server.setRequestHandler("resources/list", listParams, ({ cursor }) => {
+  server.setRequestHandler("resources/list", CURSOR_PARAMS, ({ cursor }) => {
     whole(cursor);
     return { resources: listingRows(holder.current, scope, view.fullListing).map((row) => ({ ...row })) };
   });
-  server.setRequestHandler("resources/templates/list", listParams, ({ cursor }) => {
+  server.setRequestHandler("resources/templates/list", CURSOR_PARAMS, ({ cursor }) => {
     whole(cursor);
     return {
     resourceTemplates: [
@@ -96,31 +102,30 @@ export function buildMcpServer(deps: ServerDeps, view: RequestView, era: Era, su
     };
   });
   // Registered with our own params schema so a malformed request is -32602, never -32603.
-  server.setRequestHandler("resources/read", { params: z.looseObject({ uri: z.string() }) }, async ({ uri }) => {
+  server.setRequestHandler("resources/read", URI_PARAMS, async ({ uri }) => {
     const outcome = await readAnswer(resolve(holder.current, scope, uri));
     if (!outcome.ok) throw notFoundError(outcome.uri, outcome.message);
     return { contents: [{ ...outcome }].map(({ ok: _ok, ...content }) => content) };
   });
 
   if (era === "legacy") {
-    const uriParams = { params: z.looseObject({ uri: z.string() }) };
-    server.setRequestHandler("resources/subscribe", uriParams, ({ uri }) => {
+    server.setRequestHandler("resources/subscribe", URI_PARAMS, ({ uri }) => {
       subscriptions?.add(uri);
       return {};
     });
-    server.setRequestHandler("resources/unsubscribe", uriParams, ({ uri }) => {
+    server.setRequestHandler("resources/unsubscribe", URI_PARAMS, ({ uri }) => {
       subscriptions?.delete(uri);
       return {};
     });
   }
 
-  server.setRequestHandler("prompts/list", listParams, ({ cursor }) => {
+  server.setRequestHandler("prompts/list", CURSOR_PARAMS, ({ cursor }) => {
     whole(cursor);
     return { prompts: visiblePrompts(holder.current, scope).map(formatPromptListing) };
   });
   server.setRequestHandler(
     "prompts/get",
-    { params: z.looseObject({ name: z.string(), arguments: z.record(z.string(), z.string().nullable()).optional() }) },
+    PROMPT_PARAMS,
     ({ name, arguments: args }) => {
       const outcome = getPrompt(holder.current, scope, name, args ?? {});
       if (!outcome.ok) throw new ProtocolError(ProtocolErrorCode.InvalidParams, outcome.message, { name });
@@ -128,13 +133,13 @@ export function buildMcpServer(deps: ServerDeps, view: RequestView, era: Era, su
     },
   );
 
-  server.setRequestHandler("tools/list", listParams, ({ cursor }) => {
+  server.setRequestHandler("tools/list", CURSOR_PARAMS, ({ cursor }) => {
     whole(cursor);
     return { tools: [...(view.resourceTools ? RESOURCE_TOOLS : []), ...(view.promptTools ? PROMPT_TOOLS : [])] };
   });
   server.setRequestHandler(
     "tools/call",
-    { params: z.looseObject({ name: z.string(), arguments: z.record(z.string(), z.unknown()).optional() }) },
+    TOOL_PARAMS,
     ({ name, arguments: args }) => {
       // An unknown tool is a protocol error (MCP tools chapter); bad arguments to a known one are a tool error.
       if (!TOOL_NAMES.has(name)) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${name}. The tools are ${[...TOOL_NAMES].join(", ")}.`);
@@ -142,19 +147,18 @@ export function buildMcpServer(deps: ServerDeps, view: RequestView, era: Era, su
     },
   );
 
-  const cursorParams = z.looseObject({ cursor: z.string().optional() });
-  server.setRequestHandler("skills/list", { params: cursorParams }, ({ cursor }) => {
+  server.setRequestHandler("skills/list", CURSOR_PARAMS, ({ cursor }) => {
     const page = listSkillEntries(holder.current, scope, cursorOf(cursor));
     return { skills: page.items, ...(page.nextCursor === undefined ? {} : { nextCursor: page.nextCursor }), ...cacheFields };
   });
-  server.setRequestHandler("skills/get", { params: z.looseObject({ uri: z.string() }) }, ({ uri }) => {
+  server.setRequestHandler("skills/get", URI_PARAMS, ({ uri }) => {
     const skill = findSkillBySkillMd(holder.current, scope, uri);
     if (skill === null) throw notFoundError(uri, `Not a skill: ${uri}. skills/get takes the SKILL.md URI of a skill from skills/list.`);
     return { skill: formatSkillEntry(skill), ...cacheFields };
   });
   server.setRequestHandler(
     "resources/directory/read",
-    { params: z.looseObject({ uri: z.string(), cursor: z.string().optional() }) },
+    DIRECTORY_PARAMS,
     ({ uri, cursor }) => {
       const answer = readDirectory(holder.current, scope, uri);
       if (answer.kind === "notFound") throw notFoundError(uri, answer.message);
