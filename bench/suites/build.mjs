@@ -20,11 +20,12 @@ export async function runBuildSuite(ctx, shelf) {
   fs.writeFileSync(mixFile, JSON.stringify(readMix(shelf.manifest, options.resolveUris, options.seed)));
   const config = path.join(shelf.dir, shelf.manifest.config);
 
-  log(`build ${n}: harvest + build in a fresh process, the resolver, a rebuild`);
+  // The disk floor first: whichever runs first warms the page cache for the other.
   const watch = watchOthers([]);
-  const inproc = runJson([...ctx.nodeArgs("inproc"), "--expose-gc", path.join(projectRoot, "bench/inproc.mjs"), `--config=${config}`, `--mix=${mixFile}`, `--passes=${options.resolvePasses}`, "--rebuild"], { cwd: projectRoot });
   log(`build ${n}: disk floor (walk, read and hash every file)`);
   const disk = runJson([path.join(projectRoot, "bench/disk-floor.mjs"), shelf.dir], { cwd: projectRoot });
+  log(`build ${n}: harvest + build in a fresh process, the resolver, a rebuild`);
+  const inproc = runJson([...ctx.nodeArgs("inproc"), "--expose-gc", path.join(projectRoot, "bench/inproc.mjs"), `--config=${config}`, `--mix=${mixFile}`, `--passes=${options.resolvePasses}`, "--rebuild"], { cwd: projectRoot });
   const othersCores = watch.stop();
   if (othersCores > 0.2) log(`build ${n}: other processes used ${othersCores.toFixed(1)} cores meanwhile`);
 
