@@ -27,6 +27,8 @@ export interface AssembleOptions {
   readonly previous?: HarvestMemo;
   /** Harvest every plugin again, reusing nothing (POST /reindex). */
   readonly force?: boolean;
+  /** Local fetches the watcher saw no change in since the last build: their plugins keep their last harvest. */
+  readonly unchanged?: (fetch: string) => boolean;
   /** The watch state of a local fetch, for /health. */
   readonly watch?: (fetch: string) => FetchReport["watch"];
 }
@@ -200,6 +202,8 @@ async function harvestSpec(config: Config, spec: PluginSpec, trees: TreeTable, o
   const previous = options.previous?.get(spec.id);
   // A git tree never changes under a commit: the same commit and spec harvest to the same plugin.
   if (options.force !== true && stamp !== undefined && previous?.stamp === stamp) return previous.plugin;
+  // A local tree nothing was seen to change in is the tree that was harvested last time.
+  if (options.force !== true && tree.kind === "local" && previous !== undefined && options.unchanged?.(spec.plan.key) === true) return previous.plugin;
   // The warm reads below only ever reuse files at the same real path, size and mtime.
   const root = resolveInside(tree.rootAbs, spec.subdir, spec.plan.key);
   if (!root.ok) return failedPlugin(base, root.error);

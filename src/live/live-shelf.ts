@@ -18,8 +18,8 @@ export interface LiveShelf {
 export async function startLiveShelf(config: Config, now: () => Date, options: ShelfServiceOptions, quietMs = QUIET_MS): Promise<LiveShelf> {
   const states = new Map<string, WatchState>();
   let service: ShelfService | undefined;
-  const rescan = (): void => {
-    service?.rescan().catch((error: unknown) => {
+  const rescan = (fetches: ReadonlySet<string>): void => {
+    service?.rescan(fetches).catch((error: unknown) => {
       options.log?.log("error", "rescan failed", { error: error instanceof Error ? error.message : String(error) });
     });
   };
@@ -29,7 +29,7 @@ export async function startLiveShelf(config: Config, now: () => Date, options: S
     onState: (fetch, state) => {
       states.set(fetch, state);
       options.log?.log(state === "degraded" ? "warn" : "info", `watch ${state}`, { fetch });
-      rescan();
+      rescan(new Set([fetch]));
     },
   });
   const plan = planWatch(config);
@@ -38,18 +38,18 @@ export async function startLiveShelf(config: Config, now: () => Date, options: S
   try {
     service = await ShelfService.start(config, now, { ...options, watch: (fetch) => states.get(fetch) });
   } catch (error) {
-    await watcher.close();
+    watcher.close();
     throw error;
   }
   const started = service;
   return {
     service: started,
     async reindex() {
-      await watcher.retry();
+      watcher.retry();
       return started.rebuild();
     },
     async close() {
-      await watcher.close();
+      watcher.close();
       await started.close();
     },
   };

@@ -44,6 +44,8 @@ interface BuildMode {
   readonly refresh: (fetch: string, source: string) => boolean;
   /** Re-harvest everything (POST /reindex). */
   readonly force: boolean;
+  /** Local fetches known not to have changed since the last build. */
+  readonly unchanged?: (fetch: string) => boolean;
 }
 
 export class ShelfService {
@@ -128,9 +130,10 @@ export class ShelfService {
     return this.enqueue({ refresh: (_fetch, on) => source === undefined || on === source, force: false });
   }
 
-  /** Rebuild from what is on disk, with no network: for a local folder that changed. */
-  rescan(): Promise<string[]> {
-    return this.enqueue({ refresh: () => false, force: false });
+  /** Rebuild from what is on disk, with no network: for local folders that changed. Given the fetches the
+   *  watcher saw change, every other local fetch keeps its last harvest. */
+  rescan(changed?: ReadonlySet<string>): Promise<string[]> {
+    return this.enqueue({ refresh: () => false, force: false, ...(changed === undefined ? {} : { unchanged: (fetch: string) => !changed.has(fetch) }) });
   }
 
   /** Re-resolve each git source's refs every `refresh` interval. Timers never keep the process alive. */
@@ -174,6 +177,7 @@ export class ShelfService {
       refresh: mode.refresh,
       previous: this.memo,
       force: mode.force,
+      ...(mode.unchanged === undefined ? {} : { unchanged: mode.unchanged }),
       ...(this.options.watch === undefined ? {} : { watch: this.options.watch }),
     });
     const fingerprint = fingerprintShelf(result.shelf);
