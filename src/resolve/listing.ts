@@ -89,7 +89,7 @@ function libraryRows(lib: LibraryView): ListingRow[] {
     rows.push({
       uri: formatSkillUri(name, [INDEX_FILE]),
       name: `${name}/${INDEX_FILE}`,
-      description: `Index of library ${name}: ${formatCount(root.count, "skill")}.${about === "" ? "" : ` ${about}`}`,
+      description: `Library index: ${formatCount(root.count, "skill")}.${about === "" ? "" : ` ${about}`}`,
       mimeType: MARKDOWN,
     });
     for (const child of [...root.folders].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))) {
@@ -97,7 +97,7 @@ function libraryRows(lib: LibraryView): ListingRow[] {
       rows.push({
         uri: formatSkillUri(name, [child, INDEX_FILE]),
         name: `${name}/${child}/${INDEX_FILE}`,
-        description: `Index of folder ${name}/${child}: ${formatCount(folder.count, "skill")}.`,
+        description: `Folder index: ${formatCount(folder.count, "skill")}.`,
         mimeType: MARKDOWN,
       });
     }
@@ -106,7 +106,7 @@ function libraryRows(lib: LibraryView): ListingRow[] {
     rows.push({
       uri: formatSkillUri(name, [FILES_FILE]),
       name: `${name}/${FILES_FILE}`,
-      description: `Library files of ${name}, outside every skill: ${formatCount(lib.files.length, "library file")}.`,
+      description: `${formatCount(lib.files.length, "library file")} outside every skill.`,
       mimeType: MARKDOWN,
     });
   }

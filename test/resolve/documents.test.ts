@@ -137,19 +137,19 @@ describe("_manifest (§4.3), exact JSON", () => {
 describe("listing rows (§4.4)", () => {
   const md = "text/markdown";
   const indexRows = [
-    { uri: "skill://docs/_files.md", name: "docs/_files.md", description: "Library files of docs, outside every skill: 3 library files.", mimeType: md },
-    { uri: "skill://grafana/_index.md", name: "grafana/_index.md", description: "Index of library grafana: 6 skills. Grafana's skills.", mimeType: md },
-    { uri: "skill://grafana/grafana-k6/_index.md", name: "grafana/grafana-k6/_index.md", description: "Index of folder grafana/grafana-k6: 2 skills.", mimeType: md },
-    { uri: "skill://grafana/grafana-lgtm/_index.md", name: "grafana/grafana-lgtm/_index.md", description: "Index of folder grafana/grafana-lgtm: 3 skills.", mimeType: md },
-    { uri: "skill://grafana/_files.md", name: "grafana/_files.md", description: "Library files of grafana, outside every skill: 2 library files.", mimeType: md },
-    { uri: "skill://kit/_index.md", name: "kit/_index.md", description: "Index of library kit: 2 skills.", mimeType: md },
-    { uri: "skill://kit/writing/_index.md", name: "kit/writing/_index.md", description: "Index of folder kit/writing: 1 skill.", mimeType: md },
-    { uri: "skill://kit/_files.md", name: "kit/_files.md", description: "Library files of kit, outside every skill: 1 library file.", mimeType: md },
-    { uri: "skill://mixed/_index.md", name: "mixed/_index.md", description: "Index of library mixed: 2 skills.", mimeType: md },
-    { uri: "skill://mixed/my%20notes/_index.md", name: "mixed/my notes/_index.md", description: "Index of folder mixed/my notes: 1 skill.", mimeType: md },
-    { uri: "skill://mixed/team/_index.md", name: "mixed/team/_index.md", description: "Index of folder mixed/team: 1 skill.", mimeType: md },
-    { uri: "skill://mixed/_files.md", name: "mixed/_files.md", description: "Library files of mixed, outside every skill: 3 library files.", mimeType: md },
-    { uri: "skill://solo/_index.md", name: "solo/_index.md", description: "Index of library solo: 1 skill.", mimeType: md },
+    { uri: "skill://docs/_files.md", name: "docs/_files.md", description: "3 library files outside every skill.", mimeType: md },
+    { uri: "skill://grafana/_index.md", name: "grafana/_index.md", description: "Library index: 6 skills. Grafana's skills.", mimeType: md },
+    { uri: "skill://grafana/grafana-k6/_index.md", name: "grafana/grafana-k6/_index.md", description: "Folder index: 2 skills.", mimeType: md },
+    { uri: "skill://grafana/grafana-lgtm/_index.md", name: "grafana/grafana-lgtm/_index.md", description: "Folder index: 3 skills.", mimeType: md },
+    { uri: "skill://grafana/_files.md", name: "grafana/_files.md", description: "2 library files outside every skill.", mimeType: md },
+    { uri: "skill://kit/_index.md", name: "kit/_index.md", description: "Library index: 2 skills.", mimeType: md },
+    { uri: "skill://kit/writing/_index.md", name: "kit/writing/_index.md", description: "Folder index: 1 skill.", mimeType: md },
+    { uri: "skill://kit/_files.md", name: "kit/_files.md", description: "1 library file outside every skill.", mimeType: md },
+    { uri: "skill://mixed/_index.md", name: "mixed/_index.md", description: "Library index: 2 skills.", mimeType: md },
+    { uri: "skill://mixed/my%20notes/_index.md", name: "mixed/my notes/_index.md", description: "Folder index: 1 skill.", mimeType: md },
+    { uri: "skill://mixed/team/_index.md", name: "mixed/team/_index.md", description: "Folder index: 1 skill.", mimeType: md },
+    { uri: "skill://mixed/_files.md", name: "mixed/_files.md", description: "3 library files outside every skill.", mimeType: md },
+    { uri: "skill://solo/_index.md", name: "solo/_index.md", description: "Library index: 1 skill.", mimeType: md },
   ];
 
   test("index rows, libraries sorted by name", () => {
@@ -176,7 +176,7 @@ describe("listing rows (§4.4)", () => {
 
   test("a narrowed scope lists only what it sees", () => {
     expect(listingRows(EXAMPLE, LGTM, true)).toEqual([
-      indexRows[1] && { ...indexRows[1], description: "Index of library grafana: 3 skills. Grafana's skills." },
+      indexRows[1] && { ...indexRows[1], description: "Library index: 3 skills. Grafana's skills." },
       indexRows[3],
       indexRows[4],
       { uri: "skill://grafana/grafana-lgtm/loki/SKILL.md", name: "loki", description: "Query logs with LogQL.", mimeType: md },

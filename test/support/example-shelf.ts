@@ -22,14 +22,14 @@ const md = (uri: string, name: string, description: string): Row => ({ uri, name
 
 /** §4.4: indexes, not skills. */
 export const LISTING: readonly Row[] = [
-  md("skill://engineering/_index.md", "engineering/_index.md", "Index of library engineering: 3 skills. How we build and run software"),
-  md("skill://engineering/observability/_index.md", "engineering/observability/_index.md", "Index of folder engineering/observability: 2 skills."),
-  md("skill://engineering/_files.md", "engineering/_files.md", "Library files of engineering, outside every skill: 1 library file."),
-  md("skill://oncall/_index.md", "oncall/_index.md", "Index of library oncall: 3 skills. Everything tagged for the on-call rotation"),
-  md("skill://oncall/observability/_index.md", "oncall/observability/_index.md", "Index of folder oncall/observability: 2 skills."),
-  md("skill://oncall/_files.md", "oncall/_files.md", "Library files of oncall, outside every skill: 1 library file."),
-  md("skill://writing/_index.md", "writing/_index.md", "Index of library writing: 2 skills. How we write for users"),
-  md("skill://writing/release-notes/_index.md", "writing/release-notes/_index.md", "Index of folder writing/release-notes: 1 skill."),
+  md("skill://engineering/_index.md", "engineering/_index.md", "Library index: 3 skills. How we build and run software"),
+  md("skill://engineering/observability/_index.md", "engineering/observability/_index.md", "Folder index: 2 skills."),
+  md("skill://engineering/_files.md", "engineering/_files.md", "1 library file outside every skill."),
+  md("skill://oncall/_index.md", "oncall/_index.md", "Library index: 3 skills. Everything tagged for the on-call rotation"),
+  md("skill://oncall/observability/_index.md", "oncall/observability/_index.md", "Folder index: 2 skills."),
+  md("skill://oncall/_files.md", "oncall/_files.md", "1 library file outside every skill."),
+  md("skill://writing/_index.md", "writing/_index.md", "Library index: 2 skills. How we write for users"),
+  md("skill://writing/release-notes/_index.md", "writing/release-notes/_index.md", "Folder index: 1 skill."),
 ];
 
 const REVIEW = "Review a change for correctness, tests and style before it is merged.";
