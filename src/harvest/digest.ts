@@ -6,8 +6,10 @@ import fs from "node:fs";
 import type { DiskFile, HarvestedFile, HarvestedPlugin } from "../model.js";
 import type { Pacer } from "./pacer.js";
 
-/** Files up to this size keep their bytes in the shelf; larger ones are read from disk when served. */
-export const SMALL_FILE_BYTES = 64 * 1024;
+/** Files up to this size keep their bytes in the shelf; larger ones are read from disk when served (an open, a
+ *  stat and a read: tens of µs against the protocol's ~100 µs per request). Small, so a 10,000-skill shelf's
+ *  bytes do not all sit in memory (docs/performance.md). */
+export const SMALL_FILE_BYTES = 4 * 1024;
 /** A file over SMALL_FILE_BYTES is hashed in chunks of this size, never held whole. */
 const CHUNK_BYTES = 1024 * 1024;
 

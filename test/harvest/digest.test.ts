@@ -34,7 +34,7 @@ describe("digests, text and kept bytes", () => {
     });
     const plugin = await harvest(root);
     const skill = plugin.skills[0];
-    expect(SMALL_FILE_BYTES).toBe(65536);
+    expect(SMALL_FILE_BYTES).toBe(4096);
     // SKILL.md always keeps its bytes, whatever its size.
     expect(skill?.skillMd).toEqual({
       path: "SKILL.md",
