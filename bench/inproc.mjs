@@ -1,7 +1,7 @@
 // In-process figures, run in a fresh child per shelf so the first build is cold (no JIT, no memo):
 // harvest + build, the first listing, the pure resolver per call, a skills/list page, the per-request server
 // factory, and a rebuild of the live service. Prints one JSON object on stdout.
-//   node --expose-gc bench/inproc.mjs --config=FILE --mix=FILE [--passes=5] [--rebuild]
+//   node --expose-gc bench/inproc.mjs --config=FILE --mix=FILE [--passes=5] [--rebuild] [--dist=DIR]
 import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -9,9 +9,10 @@ import { memoryOf } from "./lib/proc.mjs";
 import { percentile } from "./lib/stats.mjs";
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
-const DIST = path.resolve(HERE, "../dist");
-const load = (file) => import(pathToFileURL(path.join(DIST, file)).href);
 const args = Object.fromEntries(process.argv.slice(2).map((a) => a.replace(/^--/, "").split("=")).map(([k, v]) => [k, v ?? "true"]));
+// --dist: the run's snapshot of the build (bench/run.mjs passes it); the checkout's dist/ by default.
+const DIST = path.resolve(args.dist ?? path.join(HERE, "../dist"));
+const load = (file) => import(pathToFileURL(path.join(DIST, file)).href);
 
 const memory = () => {
   const m = process.memoryUsage();

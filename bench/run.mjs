@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// skillshelf's benchmark suite: `npm run bench` (the full 10k run, ~8-10 minutes on 2 cores) or
+// skillshelf's benchmark suite: `npm run bench` (the full 10k run, 5-10 minutes on 2 cores) or
 // `npm run bench -- --quick` (1k skills, shorter loads, ~2 minutes). It measures the built code in dist/
 // (run `npm run build` first) on shelves generated into a temp dir (reused while the generator is unchanged).
 //
@@ -67,10 +67,13 @@ fs.mkdirSync(baseDir, { recursive: true });
 const started = performance.now();
 const log = (line) => process.stderr.write(`[bench ${((performance.now() - started) / 1000).toFixed(0).padStart(3)} s] ${line}\n`);
 
+let profiles = 0;
+/** Node flags for one skillshelf process: `server-3.cpuprofile` (Node 20 has no pid placeholder in the name). */
 function nodeArgs(kind) {
   const out = [];
-  if (flags.profile) out.push("--cpu-prof", `--cpu-prof-dir=${path.resolve(flags.profile)}`, `--cpu-prof-name=${kind}-\${pid}.cpuprofile`);
-  if (flags["heap-profile"]) out.push("--heap-prof", `--heap-prof-dir=${path.resolve(flags["heap-profile"])}`, `--heap-prof-name=${kind}-\${pid}.heapprofile`);
+  const name = `${kind}-${++profiles}`;
+  if (flags.profile) out.push("--cpu-prof", `--cpu-prof-dir=${path.resolve(flags.profile)}`, `--cpu-prof-name=${name}.cpuprofile`);
+  if (flags["heap-profile"]) out.push("--heap-prof", `--heap-prof-dir=${path.resolve(flags["heap-profile"])}`, `--heap-prof-name=${name}.heapprofile`);
   return out;
 }
 
@@ -91,8 +94,21 @@ function machine() {
     node: process.version,
     os: `${os.type()} ${os.release()}`,
     commit: `${git("rev-parse", "--short", "HEAD")}${dirty}`,
+    built: fs.statSync(path.join(PROJECT, "dist/cli.js")).mtime.toISOString().slice(0, 16).replace("T", " "),
     sdk,
   };
+}
+
+/**
+ * A copy of dist/ for this run, beside a link to node_modules: a rebuild of the checkout during a long run
+ * (others build while the bench runs) must neither break the servers nor mix two builds in one report.
+ */
+function snapshotBuild() {
+  const app = path.join(runDir, "app");
+  fs.cpSync(path.join(PROJECT, "dist"), path.join(app, "dist"), { recursive: true });
+  fs.copyFileSync(path.join(PROJECT, "package.json"), path.join(app, "package.json")); // "type": "module"
+  fs.symlinkSync(path.join(PROJECT, "node_modules"), path.join(app, "node_modules"));
+  return app;
 }
 
 async function main() {
@@ -106,8 +122,11 @@ async function main() {
   const kit = options.peer ? preparePeerKit({ projectRoot: PROJECT, baseDir, log }) : { error: "skipped (--no-peer)" };
   if (kit.error) log(kit.error);
   results.kit = kit;
+  const appRoot = snapshotBuild();
   const ctx = {
     projectRoot: PROJECT,
+    /** Where the built code under test lives: a snapshot of dist/ taken at the start of the run. */
+    appRoot,
     workDir: runDir,
     log,
     options,

@@ -58,8 +58,9 @@ export async function startServer(spec) {
   };
 }
 
-export function skillshelfSpec({ projectRoot, config, transport, era, extraArgs = [], nodeArgs = [] }) {
-  const args = [...nodeArgs, path.join(projectRoot, "dist/cli.js"), "serve", "--config", config, "--transport", transport, ...extraArgs];
+/** skillshelf's CLI from `appRoot` (the run's snapshot of the build; the checkout itself by default). */
+export function skillshelfSpec({ projectRoot, appRoot = projectRoot, config, transport, era, extraArgs = [], nodeArgs = [] }) {
+  const args = [...nodeArgs, path.join(appRoot, "dist/cli.js"), "serve", "--config", config, "--transport", transport, ...extraArgs];
   if (transport === "http") args.push("--port", "0");
   return { name: "skillshelf", transport, era, command: process.execPath, args };
 }

@@ -65,7 +65,7 @@ export async function runChangeSuite(ctx, shelf, { peer = false } = {}) {
 
   log(`change ${n}: edit and add on a copy, skillshelf over stdio`);
   const ours = await copy("skillshelf");
-  const handle = await startServer(skillshelfSpec({ projectRoot, config: path.join(ours, shelf.manifest.config), transport: "stdio", nodeArgs: ctx.nodeArgs("server") }));
+  const handle = await startServer(skillshelfSpec({ projectRoot, appRoot: ctx.appRoot, config: path.join(ours, shelf.manifest.config), transport: "stdio", nodeArgs: ctx.nodeArgs("server") }));
   await handle.send(handle.prepare("resources/list", {}));
   await sleep(1000); // let the watcher settle after its initial scan
   try {

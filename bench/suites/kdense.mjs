@@ -34,7 +34,7 @@ export async function runKDenseSuite(ctx) {
   const meanBytes = {};
 
   log("k-dense: skillshelf over stdio and HTTP");
-  const stdio = await startServer(skillshelfSpec({ projectRoot, config, transport: "stdio", nodeArgs: ctx.nodeArgs("server") }));
+  const stdio = await startServer(skillshelfSpec({ projectRoot, appRoot: ctx.appRoot, config, transport: "stdio", nodeArgs: ctx.nodeArgs("server") }));
   const ourUris = await publishedUris(stdio, options.seed);
   const ours = readsOf(ourUris);
   let row = await loadWorkload(stdio, ours, c, ctx);
@@ -42,7 +42,7 @@ export async function runKDenseSuite(ctx) {
   meanBytes["stdio/legacy"] = row.meanBytes;
   out.servers.skillshelf = { files: ourUris.length, stdioMemory: stdio.memory() };
   await stdio.close();
-  const http = await startServer(skillshelfSpec({ projectRoot, config, transport: "http", era: "modern", nodeArgs: ctx.nodeArgs("server") }));
+  const http = await startServer(skillshelfSpec({ projectRoot, appRoot: ctx.appRoot, config, transport: "http", era: "modern", nodeArgs: ctx.nodeArgs("server") }));
   for (const era of ["modern", "legacy"]) {
     const handle = era === "modern" ? http : http.withEra(era);
     row = await loadWorkload(handle, ours, c, ctx);

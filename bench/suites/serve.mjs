@@ -114,7 +114,7 @@ export async function runServeSuite(ctx, shelf) {
   const { readMix: mixWorkload, readSkillMd } = workloadsFor(shelf.manifest, options);
   const out = { n, cold: [], warm: [], loads: [], memory: {}, listing: {} };
   const cacheDir = path.join(workDir, `cache-${n}`);
-  const ours = (transport, era) => skillshelfSpec({ projectRoot, config, transport, era, extraArgs: ["--cache-dir", cacheDir], nodeArgs: ctx.nodeArgs("server") });
+  const ours = (transport, era) => skillshelfSpec({ projectRoot, appRoot: ctx.appRoot, config, transport, era, extraArgs: ["--cache-dir", cacheDir], nodeArgs: ctx.nodeArgs("server") });
 
   // Cold starts over stdio (the cache directory emptied each time), then restarts with the cache it wrote.
   log(`serve ${n}: cold start to the first complete listing, ${options.coldRuns}× over stdio`);
@@ -151,7 +151,7 @@ export async function runServeSuite(ctx, shelf) {
   const noWatch = path.join(workDir, `skillshelf-nowatch-${n}.yaml`);
   fs.writeFileSync(noWatch, fs.readFileSync(config, "utf8").replace(/^(\s+)source: (.*)$/gm, "$1source: $2\n$1watch: false").replace(/source: \.\//g, `source: ${shelf.dir}/`));
   {
-    const handle = await startServer(skillshelfSpec({ projectRoot, config: noWatch, transport: "stdio", nodeArgs: ctx.nodeArgs("server") }));
+    const handle = await startServer(skillshelfSpec({ projectRoot, appRoot: ctx.appRoot, config: noWatch, transport: "stdio", nodeArgs: ctx.nodeArgs("server") }));
     const listing = await firstListing(handle);
     out.coldNoWatch = { listingMs: listing.ms, memory: handle.memory() };
     await handle.close();
