@@ -69,7 +69,7 @@ export function evaluateTargets(results) {
 export function formatReport(results) {
   const out = [];
   const p = results.params;
-  out.push(`Machine: ${results.machine.cpus} × ${results.machine.cpuModel}, ${formatNumber(results.machine.memGB, 0)} GB RAM, Node ${results.machine.node}, ${results.machine.os}`);
+  out.push(`Machine: ${results.machine.cpus} cores (${results.machine.cpuModel}), ${formatNumber(results.machine.memGB, 0)} GB RAM, Node ${results.machine.node}, ${results.machine.os}`);
   out.push(`Code: skillshelf ${results.machine.commit} (dist/ built ${results.machine.built} UTC), @modelcontextprotocol/server ${results.machine.sdk}${results.kit?.sdkVersion ? ` (peer: ${results.kit.sdkVersion})` : ""}`);
   out.push(`Command: ${results.command}`);
   out.push(`Shelf: ${size(p.n)} skills, seed ${p.seed}${results.shelf ? `, ${formatNumber(results.shelf.files, 0)} files, ${formatBytes(results.shelf.bytes)}, ${formatNumber(results.shelf.served, 0)} served` : ""}; ${p.durationMs / 1000} s per load after ${p.warmupMs / 1000} s warm-up; ${p.coldRuns} cold start(s)`);
