@@ -2,7 +2,7 @@
 // is reported on /health and watched again after POST /reindex.
 import type { Config } from "../config/types.js";
 import { ShelfService, type ShelfServiceOptions } from "./shelf-service.js";
-import { RootWatcher, type WatchState } from "./watch.js";
+import { isDirectory, RootWatcher, type WatchState } from "./watch.js";
 import { planWatch } from "./watch-targets.js";
 
 /** Long enough to fold an editor's save (write, rename, chmod) into one rescan; short enough to feel live. */
@@ -16,10 +16,16 @@ export interface LiveShelf {
 }
 
 export async function startLiveShelf(config: Config, now: () => Date, options: ShelfServiceOptions, quietMs = QUIET_MS): Promise<LiveShelf> {
+  const plan = planWatch(config);
   const states = new Map<string, WatchState>();
-  let service: ShelfService | undefined;
+  for (const fetch of plan.off) states.set(fetch, "off");
+  // The first shelf is served before the directories are watched (one watch per directory costs a few hundred
+  // ms on a large shelf); it already reports the roots it is about to watch.
+  for (const target of plan.targets) states.set(target.fetch, isDirectory(target.abs) ? "watching" : "degraded");
+  const service = await ShelfService.start(config, now, { ...options, watch: (fetch) => states.get(fetch) });
+
   const rescan = (fetches: ReadonlySet<string>): void => {
-    service?.rescan(fetches).catch((error: unknown) => {
+    service.rescan(fetches).catch((error: unknown) => {
       options.log?.log("error", "rescan failed", { error: error instanceof Error ? error.message : String(error) });
     });
   };
@@ -27,30 +33,26 @@ export async function startLiveShelf(config: Config, now: () => Date, options: S
     quietMs,
     onChange: rescan,
     onState: (fetch, state) => {
+      if (states.get(fetch) === state) return;
       states.set(fetch, state);
       options.log?.log(state === "degraded" ? "warn" : "info", `watch ${state}`, { fetch });
       rescan(new Set([fetch]));
     },
   });
-  const plan = planWatch(config);
-  for (const fetch of plan.off) states.set(fetch, "off");
   watcher.watch(plan.targets);
-  try {
-    service = await ShelfService.start(config, now, { ...options, watch: (fetch) => states.get(fetch) });
-  } catch (error) {
-    watcher.close();
-    throw error;
-  }
-  const started = service;
+  // Whatever changed while the first harvest ran was seen by no watch: one rescan of the watched roots catches
+  // it (it re-reads only what changed, and an unchanged shelf is not swapped).
+  rescan(new Set(plan.targets.map((target) => target.fetch)));
+
   return {
-    service: started,
+    service,
     async reindex() {
       watcher.retry();
-      return started.rebuild();
+      return service.rebuild();
     },
     async close() {
       watcher.close();
-      await started.close();
+      await service.close();
     },
   };
 }

@@ -38,7 +38,7 @@ export function isRelevantEvent(name: string | null): boolean {
   return name === null || isWatchedName(name) || name.startsWith("..");
 }
 
-function isDirectory(abs: string): boolean {
+export function isDirectory(abs: string): boolean {
   try {
     return statSync(abs).isDirectory();
   } catch {

@@ -12,8 +12,20 @@ export interface SkillEntry {
   readonly resources: readonly { readonly uri: string; readonly digest: string; readonly size: number }[];
 }
 
-/** `{uri: …/SKILL.md, frontmatter, resources}` with every file of the skill once, SKILL.md included. */
+const ENTRIES = new WeakMap<Skill, SkillEntry>();
+
+/** `{uri: …/SKILL.md, frontmatter, resources}` with every file of the skill once, SKILL.md included. Skills are
+ *  immutable, so each entry is formatted once per shelf and shared by every page that shows it. */
 export function formatSkillEntry(skill: Skill): SkillEntry {
+  let entry = ENTRIES.get(skill);
+  if (entry === undefined) {
+    entry = buildSkillEntry(skill);
+    ENTRIES.set(skill, entry);
+  }
+  return entry;
+}
+
+function buildSkillEntry(skill: Skill): SkillEntry {
   return {
     uri: formatSkillUri(skill.library, [...skill.address, "SKILL.md"]),
     frontmatter: skill.frontmatter,
