@@ -1,6 +1,7 @@
 // GET /: a read-only page of the shelf and its health, for people. Every value is HTML-escaped.
 import type { Shelf } from "../model.js";
 import type { HealthReport } from "../shelf/health.js";
+import { compareCodeUnits } from "../shelf/order.js";
 
 const ESCAPES: Readonly<Record<string, string>> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
 
@@ -9,9 +10,9 @@ function escapeHtml(text: string): string {
 }
 
 export function renderShelfPage(shelf: Shelf, health: HealthReport): string {
-  const libraries = [...shelf.libraries.values()].sort((a, b) => (a.name < b.name ? -1 : 1));
+  const libraries = [...shelf.libraries.values()].sort((a, b) => compareCodeUnits(a.name, b.name));
   const sections = libraries.map((library) => {
-    const skills = [...library.skills.values()].sort((a, b) => (a.uri < b.uri ? -1 : 1));
+    const skills = [...library.skills.values()].sort((a, b) => compareCodeUnits(a.uri, b.uri));
     const rows = skills.map((skill) => `<li><code>${escapeHtml(skill.uri)}/SKILL.md</code> — ${escapeHtml(skill.description)}</li>`);
     return `<section><h2>${escapeHtml(library.name)}</h2><p>${escapeHtml(library.description)}</p><ul>${rows.join("")}</ul></section>`;
   });

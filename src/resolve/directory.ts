@@ -8,6 +8,7 @@ import { formatNotFound } from "./hints.js";
 import { prefixKeys } from "./lookup.js";
 import { formatSkillUri, parseSkillUri, SKILL_FILE } from "./uri.js";
 import { libraryView, viewOf, type LibraryView } from "./view.js";
+import { compareCodeUnits } from "../shelf/order.js";
 
 export const DIRECTORY_TYPE = "inode/directory";
 
@@ -37,7 +38,7 @@ export function readDirectory(shelf: Shelf, scope: Scope, uri: string): Director
   for (const [name, child] of children) {
     entries.push(child.kind === "file" ? child.entry : { uri: base(name), name, mimeType: DIRECTORY_TYPE });
   }
-  entries.sort((a, b) => (a.uri < b.uri ? -1 : a.uri > b.uri ? 1 : 0));
+  entries.sort((a, b) => compareCodeUnits(a.uri, b.uri));
   return { kind: "directory", uri, entries };
 }
 

@@ -3,6 +3,7 @@ import type { Skill } from "../model.js";
 import { lookup } from "./lookup.js";
 import { FILES_FILE, formatSkillUri, INDEX_FILE, isAddressableSegment, SKILL_FILE } from "./uri.js";
 import type { FolderNode, LibraryView, Manifest } from "./view.js";
+import { compareCodeUnits } from "../shelf/order.js";
 
 /** The closing advice of every index: how to take the next step. */
 export const INDEX_ADVICE =
@@ -19,10 +20,6 @@ export function formatCount(count: number, noun: string): string {
 /** Newlines and whitespace runs become one space: `a\n  b ` => `a b`. */
 export function formatOneLine(text: string): string {
   return text.replace(/\s+/g, " ").trim();
-}
-
-function compareCodeUnits(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
 }
 
 /** §4.1: child folders by name, then skills at this level by name, then (library index only) `_files.md`. */

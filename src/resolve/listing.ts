@@ -5,6 +5,7 @@ import { MARKDOWN } from "./media.js";
 import { FILES_FILE, formatSkillUri, INDEX_FILE, parseSkillUri, SKILL_FILE } from "./uri.js";
 import type { FolderNode, LibraryView, ShelfView } from "./view.js";
 import { libraryView, viewOf } from "./view.js";
+import { compareCodeUnits } from "../shelf/order.js";
 
 export interface ListingRow {
   readonly uri: string;
@@ -34,7 +35,7 @@ export function listingRows(shelf: Shelf, scope: Scope, full: boolean): readonly
         });
       }
     }
-    skills.sort((a, b) => (a.uri < b.uri ? -1 : a.uri > b.uri ? 1 : 0));
+    skills.sort((a, b) => compareCodeUnits(a.uri, b.uri));
     rows.push(...skills);
   }
   Object.freeze(rows);
@@ -55,7 +56,7 @@ export function visibleSkills(shelf: Shelf, scope: Scope): readonly Skill[] {
       out.push({ uri: formatSkillUri(lib.library.name, [...skill.address, SKILL_FILE]), skill });
     }
   }
-  out.sort((a, b) => (a.uri < b.uri ? -1 : a.uri > b.uri ? 1 : 0));
+  out.sort((a, b) => compareCodeUnits(a.uri, b.uri));
   const skills = Object.freeze(out.map((entry) => entry.skill));
   SORTED_SKILLS.set(view, skills);
   return skills;
@@ -71,7 +72,7 @@ export function findSkillBySkillMd(shelf: Shelf, scope: Scope, uri: string): Ski
 
 function visibleLibraries(shelf: Shelf, scope: Scope): LibraryView[] {
   const view = viewOf(shelf, scope);
-  const names = [...shelf.libraries.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  const names = [...shelf.libraries.keys()].sort(compareCodeUnits);
   const out: LibraryView[] = [];
   for (const name of names) {
     const lib = libraryView(view, name);
@@ -92,7 +93,7 @@ function libraryRows(lib: LibraryView): ListingRow[] {
       description: `Library index: ${formatCount(root.count, "skill")}.${about === "" ? "" : ` ${about}`}`,
       mimeType: MARKDOWN,
     });
-    for (const child of [...root.folders].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))) {
+    for (const child of [...root.folders].sort(compareCodeUnits)) {
       const folder = lib.folders.get(child) as FolderNode;
       rows.push({
         uri: formatSkillUri(name, [child, INDEX_FILE]),

@@ -2,6 +2,7 @@
 import type { Scope, Shelf } from "../model.js";
 import type { PromptDef } from "../prompts/index.js";
 import { isVisible } from "./scope.js";
+import { compareCodeUnits } from "../shelf/order.js";
 
 export function visiblePrompts(shelf: Shelf, scope: Scope): PromptDef[] {
   const out: PromptDef[] = [];
@@ -10,7 +11,7 @@ export function visiblePrompts(shelf: Shelf, scope: Scope): PromptDef[] {
       if (isVisible(scope, library.name, prompt.plugin ?? "")) out.push(prompt);
     }
   }
-  return out.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  return out.sort((a, b) => compareCodeUnits(a.name, b.name));
 }
 
 /** `kit_review` => the prompt `kit_review` of library `kit`, or null when absent or outside the scope. Library

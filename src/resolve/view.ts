@@ -4,6 +4,7 @@ import type { HarvestedPlugin, Library, LibraryFile, Scope, Shelf, Skill } from 
 import type { ListingRow } from "./listing.js";
 import { isLibraryVisible, isPluginAdmitted } from "./scope.js";
 import { FILES_FILE, INDEX_FILE, isAddressableSegment, isHiddenPath } from "./uri.js";
+import { compareCodeUnits } from "../shelf/order.js";
 
 /** A level of the address tree that holds at least one visible skill somewhere below it. */
 export interface FolderNode {
@@ -157,7 +158,7 @@ function visibleFiles(library: Library, plugins: readonly HarvestedPlugin[]): Li
       if (last === INDEX_FILE || last === FILES_FILE || insideSkillAddress(library, segments)) continue;
       own.push(file);
     }
-    own.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+    own.sort((a, b) => compareCodeUnits(a.path, b.path));
     out.push(...own);
   }
   return out;
