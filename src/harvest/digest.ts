@@ -84,7 +84,9 @@ export function createFileReader(pacer: Pacer, prior: ReadonlyMap<string, Harves
   const load = async (file: DiskFile, keepBytes: boolean): Promise<ReadResult> => {
     const old = prior.get(file.path);
     if (old !== undefined && old.abs === file.abs && old.size === file.size && old.mtimeMs === file.mtimeMs) {
-      if (!keepBytes || old.bytes !== undefined) return { ok: true, file: { ...old, path: file.path } };
+      // A small file read without its bytes (the cache directory's record keeps none) is read again, so the
+      // shelf holds the bytes of every small file whichever way it was built.
+      if (old.bytes !== undefined || (!keepBytes && old.size > SMALL_FILE_BYTES)) return { ok: true, file: { ...old, path: file.path } };
     }
     if (pacer.due()) await pacer.pause();
     try {

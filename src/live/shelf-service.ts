@@ -1,21 +1,24 @@
 // Owns rebuilds: build the shelf again (one at a time), and swap the new shelf in only when something changed, so
 // an unchanged rebuild keeps its generation and announces nothing. Owns the git fetcher too: its refresh timers,
 // its cache record (a restart with an unchanged config serves from it without the network) and its cleanup.
+// Owns the record of local harvests too: a restart with an unchanged config does not re-hash unchanged files.
 import { createHash } from "node:crypto";
 import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import type { Config } from "../config/types.js";
 import type { Logger } from "../log.js";
-import type { FetchReport, Shelf } from "../model.js";
+import type { FetchReport, HarvestedPlugin, Shelf } from "../model.js";
 import { fingerprintShelf } from "../shelf/fingerprint.js";
 import { GitFetcher } from "../sources/git-fetcher.js";
 import type { Tree } from "../sources/trees.js";
 import { assemble, type HarvestMemo } from "./assemble.js";
+import { readHarvestCache, writeHarvestCache } from "./harvest-cache.js";
 import { ShelfHolder } from "./holder.js";
 
 export interface ShelfServiceOptions {
-  /** Where git fetches are cached (`--cache-dir`). Absent: a private temporary directory, removed on close. */
+  /** Where git fetches and local harvests are cached (`--cache-dir`). Absent: git uses a private temporary
+   *  directory, removed on close, and local harvests are not recorded. */
   readonly cacheDir?: string;
   /** Where credentials' `{env: NAME}` are read, when used (default: the process environment). */
   readonly env?: NodeJS.ProcessEnv;
@@ -56,6 +59,12 @@ export class ShelfService {
   private reindexing: Promise<string[]> | null = null;
   private readonly timers: NodeJS.Timeout[] = [];
   private closed = false;
+  /** The local harvests last recorded (or being recorded), by plugin id; the writes, one after another. */
+  private recorded: ReadonlyMap<string, HarvestedPlugin> = new Map();
+  private recording: Promise<void> = Promise.resolve();
+  /** Where local harvests are recorded (absolute), and the config digest the record is written under. */
+  private harvestDir: string | undefined;
+  private configDigest = "";
 
   private constructor(
     private readonly config: Config,
@@ -70,18 +79,20 @@ export class ShelfService {
    *  rest are fetched. A credential refused here throws CredentialRefusedError. */
   static async start(config: Config, now: () => Date, options: ShelfServiceOptions = {}): Promise<ShelfService> {
     const needsGit = config.sources.some((source) => source.kind === "git");
+    // Absolute once, here: exported files are read back by path long after the working directory could change.
+    const givenCacheDir = options.cacheDir === undefined ? undefined : path.resolve(options.cacheDir);
+    const configDigest = digestConfig(config);
     let tempCacheDir: string | undefined;
     let git: GitFetcher | undefined;
     if (needsGit) {
-      // Absolute once, here: exported files are read back by path long after the working directory could change.
-      let cacheDir = options.cacheDir === undefined ? undefined : path.resolve(options.cacheDir);
+      let cacheDir = givenCacheDir;
       if (cacheDir === undefined) {
         tempCacheDir = await mkdtemp(path.join(os.tmpdir(), "skillshelf-cache-"));
         cacheDir = tempCacheDir;
       }
       git = await GitFetcher.open({
         cacheDir,
-        configDigest: digestConfig(config),
+        configDigest,
         env: options.env ?? process.env,
         now,
         ...(options.exportGraceMs === undefined ? {} : { graceMs: options.exportGraceMs }),
@@ -89,11 +100,15 @@ export class ShelfService {
       });
     }
     try {
+      // The recorded local harvests, stamped with nothing: every file is still walked and stat-ed, and only one
+      // at the same real path, size and mtime keeps its recorded digest.
+      const recorded = givenCacheDir === undefined ? new Map() : await readHarvestCache(givenCacheDir, configDigest);
       const result = await assemble(config, {
         generation: 1,
         built: now().toISOString(),
         ...(git === undefined ? {} : { git }),
         refresh: () => false,
+        ...(recorded.size === 0 ? {} : { previous: recorded }),
         ...(options.watch === undefined ? {} : { watch: options.watch }),
       });
       const refused = [...result.trees.values()].find((tree) => tree.status === "failed" && tree.failure === "auth");
@@ -101,9 +116,12 @@ export class ShelfService {
       const service = new ShelfService(config, now, options, git, tempCacheDir, new ShelfHolder(result.shelf));
       service.fingerprint = fingerprintShelf(result.shelf);
       service.memo = result.memo;
+      service.harvestDir = givenCacheDir;
+      service.configDigest = configDigest;
       service.logChanges(result.trees);
       service.trees = result.trees;
       await service.keep(result.trees);
+      service.recordHarvest(result.shelf.plugins.values(), result.trees);
       return service;
     } catch (error) {
       await git?.close();
@@ -157,6 +175,7 @@ export class ShelfService {
     this.closed = true;
     for (const timer of this.timers.splice(0)) clearInterval(timer);
     await this.queue.catch(() => undefined);
+    await this.recording;
     await this.git?.close();
     if (this.tempCacheDir !== undefined) await rm(this.tempCacheDir, { recursive: true, force: true });
   }
@@ -192,6 +211,7 @@ export class ShelfService {
       this.holder.swap(result.shelf);
     }
     await this.keep(result.trees);
+    this.recordHarvest(result.shelf.plugins.values(), result.trees);
     return [...result.shelf.fetches.keys()];
   }
 
@@ -205,6 +225,26 @@ export class ShelfService {
       // A cache that cannot be written costs the next cold start its shortcut, nothing more.
       this.options.log?.log("warn", "cache record not written", { error: codeOf(error) });
     }
+  }
+
+  /** Record the local harvests in the cache directory, after the build and off the request path; a build that
+   *  kept every local harvest as it was writes nothing. A record that cannot be written costs the next cold start
+   *  its shortcut, nothing more. */
+  private recordHarvest(plugins: Iterable<HarvestedPlugin>, trees: ReadonlyMap<string, Tree>): void {
+    const cacheDir = this.harvestDir;
+    if (cacheDir === undefined) return;
+    const local = new Map<string, HarvestedPlugin>();
+    for (const plugin of plugins) {
+      if (plugin.status === "ok" && trees.get(plugin.fetch)?.kind === "local") local.set(plugin.id, plugin);
+    }
+    if (local.size === this.recorded.size && [...local].every(([id, plugin]) => this.recorded.get(id) === plugin)) return;
+    this.recorded = local;
+    this.recording = this.recording
+      .then(() => writeHarvestCache(cacheDir, this.configDigest, [...local.values()]))
+      .catch((error: unknown) => {
+        this.recorded = new Map();
+        this.options.log?.log("debug", "harvest record not written", { error: codeOf(error) });
+      });
   }
 
   /** One log line per fetch whose state changed: moved, stale, failed or recovered. */
