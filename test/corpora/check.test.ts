@@ -22,7 +22,7 @@ async function check(config: string): Promise<{ code: number; report: HealthRepo
   const file = path.join(dir, `${config.slice(0, 12).replace(/\W/g, "")}-${Math.random().toString(36).slice(2)}.yaml`);
   writeFileSync(file, config);
   try {
-    const { stdout } = await run(process.execPath, [CLI, "check", "--config", file, "--json"], { maxBuffer: 64 << 20 });
+    const { stdout } = await run(process.execPath, [CLI, "check", "--config", file, "--json", "--cache-dir", path.join(dir, "cache")], { maxBuffer: 64 << 20 });
     return { code: 0, report: JSON.parse(stdout) as HealthReport };
   } catch (error) {
     const failed = error as { code: number; stdout: string };

@@ -1,7 +1,8 @@
 // The built CLI as a real child process: one-shot runs (`check`, `schema`) and long-lived servers whose
 // address comes from the startup line on stderr, exactly as an operator would see it.
 import { spawn, type ChildProcess } from "node:child_process";
-import { existsSync } from "node:fs";
+import { existsSync, mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -14,13 +15,21 @@ export function assertBuilt(): void {
   if (!existsSync(CLI)) throw new Error("dist/cli.js is missing: run `npm run build` (npm test builds before vitest)");
 }
 
-/** The parent's environment without SKILLSHELF_* settings, so a developer's shell never changes a result. */
+/** Where the CLI's default cache directory lands in tests: a private temporary directory, never the user's. */
+let cacheHome: string | undefined;
+function testCacheHome(): string {
+  cacheHome ??= mkdtempSync(path.join(tmpdir(), "skillshelf-test-cache-"));
+  return cacheHome;
+}
+
+/** The parent's environment without SKILLSHELF_* settings, so a developer's shell never changes a result, and
+ *  with the default cache directory (under XDG_CACHE_HOME) in a temporary directory. */
 export function cleanEnv(extra: Record<string, string> = {}): Record<string, string> {
   const env: Record<string, string> = {};
   for (const [key, value] of Object.entries(process.env)) {
     if (value !== undefined && !key.startsWith("SKILLSHELF_")) env[key] = value;
   }
-  return { ...env, ...extra };
+  return { ...env, XDG_CACHE_HOME: testCacheHome(), ...extra };
 }
 
 export interface CliResult {
