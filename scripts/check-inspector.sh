@@ -10,46 +10,19 @@ INSPECTOR="@modelcontextprotocol/inspector@2.12.0"
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
 
-# Build when dist/ is missing or older than any source file.
-if [ ! -f dist/cli.js ] || [ -n "$(find src -newer dist/cli.js -name '*.ts' -print -quit)" ]; then
-  npm run build >/dev/null || { echo "check-inspector: npm run build failed" >&2; exit 1; }
-fi
-
 NPM_CACHE="$(npm config get cache)"
-WORK="$(mktemp -d "${TMPDIR:-/tmp}/skillshelf-inspector-XXXXXX")"
+CHECKER=check-inspector
+# shellcheck source=scripts/lib/example-server.sh
+source "$ROOT/scripts/lib/example-server.sh"
 mkdir -p "$WORK/home"
 export HOME="$WORK/home"
 export npm_config_cache="$NPM_CACHE"
-SERVER_PID=""
-
-cleanup() {
-  if [ -n "$SERVER_PID" ] && kill -0 "$SERVER_PID" 2>/dev/null; then
-    kill -TERM "$SERVER_PID" 2>/dev/null
-    wait "$SERVER_PID" 2>/dev/null
-  fi
-  rm -rf "$WORK"
-}
-trap cleanup EXIT
 
 # The server command, after `--`: the inspector has a --config flag of its own, so without the separator it
 # would take ours (`--config plugins.example.yaml`) as its session file.
 STDIO_SERVER=(-- node dist/cli.js serve --transport stdio --config plugins.example.yaml)
 
-# Start the HTTP server on a free port and wait for the startup line that names the URL.
-node dist/cli.js serve --transport http --host 127.0.0.1 --port 0 --config plugins.example.yaml 2>"$WORK/server.log" &
-SERVER_PID=$!
-URL=""
-for _ in $(seq 1 200); do
-  URL="$(grep -o 'listening on http://[^ ]*/mcp' "$WORK/server.log" | head -n 1 | sed 's/^listening on //')"
-  [ -n "$URL" ] && break
-  kill -0 "$SERVER_PID" 2>/dev/null || break
-  sleep 0.1
-done
-if [ -z "$URL" ]; then
-  echo "check-inspector: the HTTP server did not start:" >&2
-  cat "$WORK/server.log" >&2
-  exit 1
-fi
+start_example_server
 
 FAILED=0
 ROWS=()

@@ -31,35 +31,11 @@ SCENARIOS=(
 # 2025-11-25") instead of forcing them; the 2026-07-28 runs hold them to the letter.
 ONLY_2026=" server-stateless caching "
 
-if [ ! -f dist/cli.js ] || [ -n "$(find src -newer dist/cli.js -name '*.ts' -print -quit)" ]; then
-  npm run build >/dev/null || { echo "conformance: npm run build failed" >&2; exit 1; }
-fi
+CHECKER=conformance
+# shellcheck source=scripts/lib/example-server.sh
+source "$ROOT/scripts/lib/example-server.sh"
 
-WORK="$(mktemp -d "${TMPDIR:-/tmp}/skillshelf-conformance-XXXXXX")"
-SERVER_PID=""
-cleanup() {
-  if [ -n "$SERVER_PID" ] && kill -0 "$SERVER_PID" 2>/dev/null; then
-    kill -TERM "$SERVER_PID" 2>/dev/null
-    wait "$SERVER_PID" 2>/dev/null
-  fi
-  rm -rf "$WORK"
-}
-trap cleanup EXIT
-
-node dist/cli.js serve --transport http --host 127.0.0.1 --port 0 --config plugins.example.yaml 2>"$WORK/server.log" &
-SERVER_PID=$!
-URL=""
-for _ in $(seq 1 200); do
-  URL="$(grep -o 'listening on http://[^ ]*/mcp' "$WORK/server.log" | head -n 1 | sed 's/^listening on //')"
-  [ -n "$URL" ] && break
-  kill -0 "$SERVER_PID" 2>/dev/null || break
-  sleep 0.1
-done
-if [ -z "$URL" ]; then
-  echo "conformance: the HTTP server did not start:" >&2
-  cat "$WORK/server.log" >&2
-  exit 1
-fi
+start_example_server
 
 # The URL a scenario is pointed at.
 url_for() {
