@@ -1,7 +1,7 @@
 // Reading served bytes back from disk. The shelf publishes size and digest at harvest; a read must never
 // return bytes that disagree with them, so a file that changed since is refused until the next rescan.
 import { createHash } from "node:crypto";
-import { closeSync, fstatSync, openSync, readSync } from "node:fs";
+import { closeSync, constants, fstatSync, openSync, readSync } from "node:fs";
 import { open } from "node:fs/promises";
 import type { DiskFile, ServedFile } from "../model.js";
 
@@ -24,6 +24,10 @@ export async function readFallbackFile(disk: DiskFile): Promise<Content> {
   return read === null ? { ok: false } : { ok: true, bytes: read.bytes };
 }
 
+/** Harvest records each file by its real path, so the last component is never a link; one that became a link
+ *  since (pointing anywhere, perhaps outside the root) is refused instead of followed. */
+const OPEN_FLAGS = constants.O_RDONLY | constants.O_NOFOLLOW;
+
 /** Up to this size a read is synchronous: one open, fstat, read and close from the page cache cost less than the
  *  four promise round trips of the async API (the largest cost of a read on the 10k-skill shelf). */
 const SYNC_READ_BYTES = 64 * 1024;
@@ -36,7 +40,7 @@ async function readDiskFile(disk: DiskFile): Promise<{ bytes: Uint8Array; mtimeM
 function readSmallFile(disk: DiskFile): { bytes: Uint8Array; mtimeMs: number } | null {
   let fd: number | undefined;
   try {
-    fd = openSync(disk.abs, "r");
+    fd = openSync(disk.abs, OPEN_FLAGS);
     const stat = fstatSync(fd);
     if (!stat.isFile()) return null;
     // Read what is there now (it may have grown or shrunk since the harvest); the caller checks the size.
@@ -58,7 +62,7 @@ function readSmallFile(disk: DiskFile): { bytes: Uint8Array; mtimeMs: number } |
 async function readLargeFile(disk: DiskFile): Promise<{ bytes: Uint8Array; mtimeMs: number } | null> {
   let handle;
   try {
-    handle = await open(disk.abs, "r");
+    handle = await open(disk.abs, OPEN_FLAGS);
     const stat = await handle.stat();
     if (!stat.isFile()) return null;
     return { bytes: new Uint8Array(await handle.readFile()), mtimeMs: stat.mtimeMs };
