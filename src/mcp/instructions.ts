@@ -4,7 +4,19 @@ import type { ListingRow } from "../resolve/index.js";
 
 const MAX_ROWS = 12;
 
+/** Listing rows are memoised per (shelf, scope), so the instructions are too: HTTP builds a server per request. */
+const FORMATTED = new WeakMap<readonly ListingRow[], string>();
+
 export function formatInstructions(rows: readonly ListingRow[]): string {
+  let text = FORMATTED.get(rows);
+  if (text === undefined) {
+    text = buildInstructions(rows);
+    FORMATTED.set(rows, text);
+  }
+  return text;
+}
+
+function buildInstructions(rows: readonly ListingRow[]): string {
   const shown = rows.slice(0, MAX_ROWS).map((row) => `- ${row.uri}: ${row.description}`);
   const more = rows.length > MAX_ROWS ? [`- … and ${rows.length - MAX_ROWS} more in the resource listing`] : [];
   return [
