@@ -15,6 +15,7 @@ import type { Client } from "./http/access.js";
 import { DEFAULT_VIEW, type RequestView } from "./mcp/request-view.js";
 import { compileScope } from "./resolve/compile-scope.js";
 import { buildMcpServer } from "./mcp/server.js";
+import { ContentCache } from "./mcp/content-cache.js";
 import { announceOverHttp, SessionRegistry } from "./mcp/sessions.js";
 import { formatCheckReport } from "./report.js";
 import { buildHealth, hasProblems } from "./shelf/health.js";
@@ -101,7 +102,7 @@ async function runServe(values: Values, dirs: readonly string[]): Promise<number
   const shelf = service.current;
   log.log("info", "shelf built", { generation: shelf.generation, libraries: shelf.libraries.size, skills: buildHealth(shelf).skills });
   service.holder.onSwap((next) => log.log("info", "shelf rebuilt", { generation: next.generation }));
-  const deps = { holder: service.holder, version: VERSION, ttlMs: config.ttlMs };
+  const deps = { holder: service.holder, version: VERSION, ttlMs: config.ttlMs, contents: new ContentCache() };
 
   if (transport === "stdio") {
     // Over stdio there is no token: the flags set the ceiling, refused at startup like a bad argument.

@@ -18,7 +18,8 @@ export interface HarvestedFile extends DiskFile {
   readonly digest: string;
   /** Whether the bytes are valid UTF-8 (served as text, else as a base64 blob). */
   readonly text: boolean;
-  /** The bytes, kept only for small files (see harvest's threshold); larger ones are read from `abs` on demand. */
+  /** The bytes, kept only for a SKILL.md whose body has placeholders to substitute; every other file is read
+   *  from `abs` when served. */
   readonly bytes?: Uint8Array;
 }
 
@@ -37,10 +38,14 @@ export interface HarvestedSkill {
   readonly description: string;
   /** The parsed frontmatter mapping, verbatim. */
   readonly frontmatter: Readonly<Record<string, unknown>>;
-  /** The raw bytes of SKILL.md as on disk (placeholders are substituted per library at build). */
-  readonly skillMd: HarvestedFile & { readonly bytes: Uint8Array };
-  /** Byte offset in `skillMd.bytes` where the body (after the frontmatter) starts. */
+  /** SKILL.md as on disk; its raw bytes are kept when `placeholders` (they are substituted per library at build). */
+  readonly skillMd: HarvestedFile;
+  /** Byte offset in SKILL.md where the body (after the frontmatter) starts. */
   readonly bodyOffset: number;
+  /** What the body cites (§3.6), as the author wrote it, in order, each once. */
+  readonly cites: readonly string[];
+  /** Whether the body holds `${CLAUDE_PLUGIN_ROOT}` or `${CLAUDE_SKILL_DIR}` (§2.3). */
+  readonly placeholders: boolean;
   /** Every served file of the skill except SKILL.md, paths relative to the skill dir, nested skills' files included. */
   readonly files: readonly HarvestedFile[];
 }
@@ -97,7 +102,7 @@ export interface ServedFile {
   readonly digest: string;
   readonly mimeType: string;
   readonly text: boolean;
-  /** The served bytes when known up front (SKILL.md after substitution, small files). */
+  /** The served bytes when they are not the file's (SKILL.md after substitution); else read from `disk`. */
   readonly bytes?: Uint8Array;
   /** Where the bytes live on disk when `bytes` is absent; the shell verifies size/mtime/digest on read. */
   readonly disk: DiskFile;

@@ -1,4 +1,4 @@
-// Reading served files: one read per file gives its digest, its text-ness and (when small) its bytes.
+// Reading served files: one read per file gives its digest and its text-ness (and the bytes, when asked for).
 import { isUtf8 } from "node:buffer";
 import { createHash } from "node:crypto";
 import fs from "node:fs";
@@ -6,10 +6,9 @@ import fs from "node:fs";
 import type { DiskFile, HarvestedFile, HarvestedPlugin } from "../model.js";
 import type { Pacer } from "./pacer.js";
 
-/** Files up to this size keep their bytes in the shelf; larger ones are read from disk when served (an open, a
- *  stat and a read: tens of µs against the protocol's ~100 µs per request). Small, so a 10,000-skill shelf's
- *  bytes do not all sit in memory (docs/performance.md). */
-export const SMALL_FILE_BYTES = 4 * 1024;
+/** Files up to this size are read whole in one call; larger ones are hashed in chunks. The shelf keeps no file's
+ *  bytes either way: a read is served from disk (through the serving process's bounded cache, docs/performance.md). */
+export const SMALL_FILE_BYTES = 64 * 1024;
 /** A file over SMALL_FILE_BYTES is hashed in chunks of this size, never held whole. */
 const CHUNK_BYTES = 1024 * 1024;
 
@@ -18,16 +17,19 @@ export function digestOf(bytes: Uint8Array): string {
   return `sha256:${createHash("sha256").update(bytes).digest("hex")}`;
 }
 
-/** Read `file` once, reporting it as `path`. `keepBytes` keeps the bytes whatever the size (SKILL.md); otherwise
- *  only files up to SMALL_FILE_BYTES keep them. Sizes come from the bytes read, not the earlier stat, so the
- *  size and the digest always describe the same bytes. */
+/** One buffer for every whole read: a harvest reads tens of thousands of files, and a fresh buffer for each
+ *  leaves the allocator holding ~100 MB it never gives back. Used only between two synchronous calls. */
+const SCRATCH = Buffer.allocUnsafeSlow(SMALL_FILE_BYTES + 1);
+
+/** Read `file` once, reporting it as `path`; `keepBytes` returns the bytes too (a SKILL.md to parse). Sizes come
+ *  from the bytes read, not the earlier stat, so the size and the digest always describe the same bytes. */
 export async function readHarvestedFile(file: DiskFile, path: string, keepBytes: boolean, pacer: Pacer): Promise<HarvestedFile> {
-  if (keepBytes || file.size <= SMALL_FILE_BYTES) {
-    const buffer = fs.readFileSync(file.abs);
-    const bytes = new Uint8Array(buffer.buffer, buffer.byteOffset, buffer.byteLength);
+  const whole = file.size <= SMALL_FILE_BYTES ? readIntoScratch(file.abs) : null;
+  if (whole !== null || keepBytes) {
+    const bytes = whole ?? fs.readFileSync(file.abs);
     // isUtf8 is the fatal TextDecoder's verdict without building the string.
     const base = { path, abs: file.abs, size: bytes.length, mtimeMs: file.mtimeMs, digest: digestOf(bytes), text: isUtf8(bytes) };
-    return keepBytes || bytes.length <= SMALL_FILE_BYTES ? { ...base, bytes } : base;
+    return keepBytes ? { ...base, bytes: whole === null ? bytes : Uint8Array.prototype.slice.call(whole) } : base;
   }
   const hash = createHash("sha256");
   const decoder = new TextDecoder("utf-8", { fatal: true });
@@ -48,6 +50,22 @@ export async function readHarvestedFile(file: DiskFile, path: string, keepBytes:
   }
   if (text) text = decodes(decoder); // A multi-byte sequence cut off at the end is not UTF-8.
   return { path, abs: file.abs, size, mtimeMs: file.mtimeMs, digest: `sha256:${hash.digest("hex")}`, text };
+}
+
+/** The whole file as a view of SCRATCH (good until the next call), or null when it has grown past
+ *  SMALL_FILE_BYTES since it was listed. */
+function readIntoScratch(abs: string): Uint8Array | null {
+  const fd = fs.openSync(abs, "r");
+  try {
+    let size = 0;
+    for (let n = fs.readSync(fd, SCRATCH, 0, SCRATCH.length, 0); n > 0; n = fs.readSync(fd, SCRATCH, size, SCRATCH.length - size, size)) {
+      size += n;
+      if (size === SCRATCH.length) return null;
+    }
+    return SCRATCH.subarray(0, size);
+  } finally {
+    fs.closeSync(fd);
+  }
 }
 
 /** Feed one chunk to a streaming fatal decoder (no chunk = the end); false once the bytes are not UTF-8. */
@@ -83,10 +101,9 @@ export function createFileReader(pacer: Pacer, prior: ReadonlyMap<string, Harves
   const cache = new Map<string, Promise<ReadResult>>();
   const load = async (file: DiskFile, keepBytes: boolean): Promise<ReadResult> => {
     const old = prior.get(file.path);
-    if (old !== undefined && old.abs === file.abs && old.size === file.size && old.mtimeMs === file.mtimeMs) {
-      // A small file read without its bytes (the cache directory's record keeps none) is read again, so the
-      // shelf holds the bytes of every small file whichever way it was built.
-      if (old.bytes !== undefined || (!keepBytes && old.size > SMALL_FILE_BYTES)) return { ok: true, file: { ...old, path: file.path } };
+    // Reused as it is unless the caller needs bytes the old read did not keep.
+    if (old !== undefined && old.abs === file.abs && old.size === file.size && old.mtimeMs === file.mtimeMs && (!keepBytes || old.bytes !== undefined)) {
+      return { ok: true, file: { ...old, path: file.path } };
     }
     if (pacer.due()) await pacer.pause();
     try {

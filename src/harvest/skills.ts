@@ -1,8 +1,9 @@
 // Skills (§3.1, §3.3–3.5): discover SKILL.md files, check their frontmatter, gather and read their files.
 import type { HarvestedFile, HarvestedSkill } from "../model.js";
+import { findCitations } from "../shelf/citations.js";
+import { hasPlaceholders } from "../shelf/placeholders.js";
 import { type HarvestContext, under } from "./context.js";
-import { SMALL_FILE_BYTES } from "./digest.js";
-import { checkSkillFrontmatter, parseSkillMd, type SkillMdParse } from "./frontmatter.js";
+import { checkSkillFrontmatter, parseSkillMd } from "./frontmatter.js";
 import { compileGlobs, type GlobSet } from "./globs.js";
 import { baseName, comparePaths, isHiddenPath, joinPath, parentOf, skillAddress } from "./paths.js";
 import { MAX_SKILL_BYTES, MAX_SKILL_FILES, REASONS } from "./reasons.js";
@@ -41,8 +42,8 @@ interface Checked {
   readonly name: string;
   readonly description: string;
   readonly frontmatter: Record<string, unknown>;
-  readonly skillMd: HarvestedFile & { readonly bytes: Uint8Array };
-  readonly bodyOffset: number;
+  readonly skillMd: HarvestedFile;
+  readonly body: SkillMdBody;
   /** Candidate files (path relative to the skill dir => entry), before nested shadowing. */
   readonly files: readonly (readonly [string, WalkEntry])[];
   /** Rows about the skill's own files, reported only when the skill is served. */
@@ -88,29 +89,55 @@ function gatherFiles(ctx: HarvestContext, dir: string, skillMdPath: string): Pic
   return { files, rows };
 }
 
+/** What a SKILL.md's parse gives beyond its file: the frontmatter, where the body starts, and the body's facts. */
+type SkillMdBody = Pick<HarvestedSkill, "frontmatter" | "bodyOffset" | "cites" | "placeholders">;
+
+type SkillMdRead = { readonly ok: true; readonly file: HarvestedFile; readonly parse: SkillMdBody } | { readonly ok: false; readonly reason: string };
+
+const UTF8 = new TextDecoder("utf-8");
+
+/** Read and parse a candidate's SKILL.md. An unchanged one (same real path, size and mtime, §9) is neither read
+ *  nor parsed again; one whose bytes are unchanged keeps its parse. The bytes are kept only when placeholders in
+ *  the body are to be substituted at build (§2.3); every other SKILL.md is served from disk like any file. */
+async function readSkillMd(ctx: HarvestContext, dir: string, entry: WalkEntry): Promise<SkillMdRead> {
+  const before = ctx.priorSkills.get(dir);
+  if (before !== undefined && sameFile(before.skillMd, entry) && (!before.placeholders || before.skillMd.bytes !== undefined)) {
+    return { ok: true, file: { ...before.skillMd, path: SKILL_MD }, parse: before };
+  }
+  const read = await ctx.reader.read(entry, true);
+  if (!read.ok) return { ok: false, reason: REASONS.unreadable(read.code) };
+  const { bytes, ...file } = read.file;
+  if (bytes === undefined) return { ok: false, reason: REASONS.unreadable("no bytes") };
+  let parse: SkillMdBody;
+  if (before !== undefined && before.skillMd.digest === file.digest) {
+    parse = before; // Same digest, same bytes: the YAML is not parsed again.
+  } else {
+    const parsed = parseSkillMd(bytes);
+    if (!parsed.ok) return { ok: false, reason: parsed.reason };
+    const body = UTF8.decode(bytes.subarray(parsed.bodyOffset));
+    parse = { frontmatter: parsed.frontmatter, bodyOffset: parsed.bodyOffset, cites: findCitations(body), placeholders: hasPlaceholders(body) };
+  }
+  return { ok: true, file: { ...file, path: SKILL_MD, ...(parse.placeholders ? { bytes } : {}) }, parse };
+}
+
+function sameFile(a: HarvestedFile, b: WalkEntry): boolean {
+  return a.abs === b.abs && a.size === b.size && a.mtimeMs === b.mtimeMs;
+}
+
 async function checkCandidate(ctx: HarvestContext, c: Candidate): Promise<Checked | undefined> {
   const skip = (reason: string): undefined => void ctx.skipped.add(c.dir, reason);
   if (c.skillMd === undefined) return c.wrongCase ? skip(REASONS.wrongCase(baseName(c.wrongCase.path))) : undefined;
   if (c.skillMd.size > ctx.fileBytes) return skip(REASONS.skillMdOverLimit(c.skillMd.size, ctx.fileBytes));
-  const read = await ctx.reader.read(c.skillMd, true);
-  if (!read.ok) return skip(REASONS.unreadable(read.code));
-  const bytes = read.file.bytes;
-  if (bytes === undefined) return skip(REASONS.unreadable("no bytes"));
-  // Same digest, same bytes: the previous harvest's parse stands, and the YAML is not parsed again.
-  const before = ctx.priorSkills.get(c.dir);
-  const parsed: SkillMdParse =
-    before !== undefined && before.skillMd.digest === read.file.digest
-      ? { ok: true, frontmatter: before.frontmatter as Record<string, unknown>, bodyOffset: before.bodyOffset }
-      : parseSkillMd(bytes);
-  if (!parsed.ok) return skip(parsed.reason);
+  const read = await readSkillMd(ctx, c.dir, c.skillMd);
+  if (!read.ok) return skip(read.reason);
   const whole = c.dir === "";
-  const check = checkSkillFrontmatter(parsed.frontmatter, whole ? null : baseName(c.dir));
+  const check = checkSkillFrontmatter(read.parse.frontmatter as Record<string, unknown>, whole ? null : baseName(c.dir));
   if (!check.ok) return skip(check.reason);
   const address = whole ? [check.name] : skillAddress(c.dir);
   const { files, rows } = gatherFiles(ctx, c.dir, c.skillMd.path);
   const count = 1 + files.length;
   if (count > MAX_SKILL_FILES) return skip(REASONS.tooManyFiles(count));
-  const total = files.reduce((sum, [, e]) => sum + e.size, bytes.length);
+  const total = files.reduce((sum, [, e]) => sum + e.size, read.file.size);
   if (total > MAX_SKILL_BYTES) return skip(REASONS.tooManyBytes(total));
   return {
     dir: c.dir,
@@ -118,9 +145,9 @@ async function checkCandidate(ctx: HarvestContext, c: Candidate): Promise<Checke
     key: address.join("/"),
     name: check.name,
     description: check.description,
-    frontmatter: parsed.frontmatter,
-    skillMd: { ...read.file, path: SKILL_MD, bytes },
-    bodyOffset: parsed.bodyOffset,
+    frontmatter: read.parse.frontmatter as Record<string, unknown>,
+    skillMd: read.file,
+    body: read.parse,
     files,
     rows,
   };
@@ -186,7 +213,9 @@ export async function harvestSkills(ctx: HarvestContext, globs: GlobSet): Promis
       description: skill.description,
       frontmatter: skill.frontmatter,
       skillMd: skill.skillMd,
-      bodyOffset: skill.bodyOffset,
+      bodyOffset: skill.body.bodyOffset,
+      cites: skill.body.cites,
+      placeholders: skill.body.placeholders,
       files,
     });
   }
@@ -197,8 +226,8 @@ export async function harvestSkills(ctx: HarvestContext, globs: GlobSet): Promis
   return { skills, skillDirs, addresses };
 }
 
-/** The shared read, re-addressed relative to its skill; a big SKILL.md read whole stays out of an outer skill. */
+/** The shared read, re-addressed relative to its skill; bytes a nested SKILL.md was read with stay out of it. */
 function withPath(file: HarvestedFile, path: string): HarvestedFile {
-  const { bytes, ...rest } = file;
-  return bytes !== undefined && bytes.length <= SMALL_FILE_BYTES ? { ...rest, path, bytes } : { ...rest, path };
+  const { bytes: _bytes, ...rest } = file;
+  return { ...rest, path };
 }

@@ -1,9 +1,10 @@
 // The cache directory's record of local harvests (§9): per local plugin, the files it read with their real path,
-// size, mtime and digest, and each skill's parsed frontmatter. A restart with an unchanged config hands it to the
-// first build as the previous harvest, so an unchanged file (same real path, size and mtime) is not re-hashed and
-// an unchanged SKILL.md's YAML is not parsed again. No bytes are recorded: SKILL.md and small files are read
-// again, so the shelf a warm restart builds is the shelf a cold one builds. Written whole to a temporary file and
-// renamed over the old one, like the git record; a record that is missing, corrupted or foreign is ignored.
+// size, mtime and digest, and each skill's parse (frontmatter, body offset, citations, placeholders). A restart
+// with an unchanged config hands it to the first build as the previous harvest, so an unchanged file (same real
+// path, size and mtime) is neither read nor hashed again, and an unchanged SKILL.md is not parsed again. No bytes
+// are recorded: a SKILL.md with placeholders is read again, so the shelf a warm restart builds is the shelf a cold
+// one builds. Written whole to a temporary file and renamed over the old one, like the git record; a record that
+// is missing, corrupted or foreign is ignored.
 import { randomBytes } from "node:crypto";
 import { mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
@@ -11,7 +12,7 @@ import type { HarvestedFile, HarvestedPlugin, HarvestedSkill } from "../model.js
 import type { HarvestMemo } from "./assemble.js";
 
 export const HARVEST_FILE = "harvest.json";
-const HARVEST_VERSION = 1;
+const HARVEST_VERSION = 2;
 
 interface RecordedFile {
   readonly path: string;
@@ -27,6 +28,8 @@ interface RecordedSkill {
   readonly skillMd: RecordedFile;
   readonly frontmatter: Record<string, unknown>;
   readonly bodyOffset: number;
+  readonly cites: readonly string[];
+  readonly placeholders: boolean;
   readonly files: readonly RecordedFile[];
 }
 
@@ -72,20 +75,22 @@ export async function writeHarvestCache(cacheDir: string, configDigest: string, 
 function toRecord(plugin: HarvestedPlugin): RecordedPlugin {
   return {
     id: plugin.id,
-    skills: plugin.skills.map((skill) => ({
+    // A skill whose frontmatter JSON cannot carry unchanged (`.inf`, `-0`) is left out, so it is parsed again.
+    skills: plugin.skills.filter((skill) => isPlainJson(skill.frontmatter)).map((skill) => ({
       dir: skill.dir,
-      // A frontmatter JSON cannot carry unchanged (`.inf`, `-0`) is recorded under no digest, so it is parsed again.
-      skillMd: fileRecord(skill.skillMd, isPlainJson(skill.frontmatter) ? skill.skillMd.digest : ""),
-      frontmatter: isPlainJson(skill.frontmatter) ? skill.frontmatter : {},
+      skillMd: fileRecord(skill.skillMd),
+      frontmatter: skill.frontmatter,
       bodyOffset: skill.bodyOffset,
-      files: skill.files.map((file) => fileRecord(file, file.digest)),
+      cites: skill.cites,
+      placeholders: skill.placeholders,
+      files: skill.files.map(fileRecord),
     })),
-    libraryFiles: plugin.libraryFiles.map((file) => fileRecord(file, file.digest)),
+    libraryFiles: plugin.libraryFiles.map(fileRecord),
   };
 }
 
-function fileRecord(file: HarvestedFile, digest: string): RecordedFile {
-  return { path: file.path, abs: file.abs, size: file.size, mtimeMs: file.mtimeMs, digest, text: file.text };
+function fileRecord(file: HarvestedFile): RecordedFile {
+  return { path: file.path, abs: file.abs, size: file.size, mtimeMs: file.mtimeMs, digest: file.digest, text: file.text };
 }
 
 /** Only what a later harvest reuses: the reads (without bytes) and each skill's parse. The rest stays empty and
@@ -98,9 +103,11 @@ function toPlugin(entry: RecordedPlugin): HarvestedPlugin {
       name: "",
       description: "",
       frontmatter: skill.frontmatter,
-      // No bytes: the reader reads a SKILL.md that has none again (its parse is reused when the digest matches).
-      skillMd: { ...skill.skillMd } as HarvestedSkill["skillMd"],
+      // No bytes: a SKILL.md with placeholders is read again (its parse is reused when the digest matches).
+      skillMd: { ...skill.skillMd },
       bodyOffset: skill.bodyOffset,
+      cites: skill.cites,
+      placeholders: skill.placeholders,
       files: skill.files.map((file) => ({ ...file })),
     }),
   );
@@ -136,18 +143,19 @@ function isObject(value: unknown): value is Record<string, unknown> {
 
 const DIGEST = /^sha256:[0-9a-f]{64}$/;
 
-function isRecordedFile(value: unknown, digestMayBeEmpty = false): value is RecordedFile {
+function isRecordedFile(value: unknown): value is RecordedFile {
   if (!isObject(value)) return false;
   return typeof value.path === "string" && typeof value.abs === "string" && path.isAbsolute(value.abs) &&
     isCount(value.size) && typeof value.mtimeMs === "number" && Number.isFinite(value.mtimeMs) &&
-    typeof value.digest === "string" && (DIGEST.test(value.digest) || (digestMayBeEmpty && value.digest === "")) &&
+    typeof value.digest === "string" && DIGEST.test(value.digest) &&
     typeof value.text === "boolean";
 }
 
 function isRecordedSkill(value: unknown): value is RecordedSkill {
   if (!isObject(value)) return false;
-  return typeof value.dir === "string" && isRecordedFile(value.skillMd, true) && isObject(value.frontmatter) &&
-    isCount(value.bodyOffset) && Array.isArray(value.files) && value.files.every((file) => isRecordedFile(file));
+  return typeof value.dir === "string" && isRecordedFile(value.skillMd) && isObject(value.frontmatter) &&
+    isCount(value.bodyOffset) && Array.isArray(value.cites) && value.cites.every((cite) => typeof cite === "string") &&
+    typeof value.placeholders === "boolean" && Array.isArray(value.files) && value.files.every((file) => isRecordedFile(file));
 }
 
 function isRecordedPlugin(value: unknown): value is RecordedPlugin {

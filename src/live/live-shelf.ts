@@ -24,14 +24,21 @@ export async function startLiveShelf(config: Config, now: () => Date, options: S
   for (const target of plan.targets) states.set(target.fetch, isDirectory(target.abs) ? "watching" : "degraded");
   const service = await ShelfService.start(config, now, { ...options, watch: (fetch) => states.get(fetch) });
 
+  const holder = service.holder;
   const rescan = (fetches: ReadonlySet<string>): void => {
-    service.rescan(fetches).catch((error: unknown) => {
-      options.log?.log("error", "rescan failed", { error: error instanceof Error ? error.message : String(error) });
-    });
+    // Every event seen until now is in `fetches`: once this rescan ends, reads waiting on them go on.
+    const upTo = holder.sawChange();
+    service
+      .rescan(fetches)
+      .catch((error: unknown) => {
+        options.log?.log("error", "rescan failed", { error: error instanceof Error ? error.message : String(error) });
+      })
+      .finally(() => holder.absorbedChanges(upTo));
   };
   const watcher = new RootWatcher({
     quietMs,
     onChange: rescan,
+    onEvent: () => void holder.sawChange(),
     onState: (fetch, state) => {
       if (states.get(fetch) === state) return;
       states.set(fetch, state);

@@ -20,6 +20,8 @@ export interface WatchOptions {
   readonly quietMs: number;
   /** Called with the fetch keys whose roots changed, once per quiet window. */
   readonly onChange: (fetches: ReadonlySet<string>) => void;
+  /** Called on every relevant event, before its quiet window ends. */
+  readonly onEvent?: () => void;
   /** Called when a root's watch state changes. */
   readonly onState: (fetch: string, state: WatchState) => void;
 }
@@ -177,6 +179,7 @@ export class RootWatcher {
   }
 
   private schedule(fetch: string): void {
+    this.options.onEvent?.();
     const now = Date.now();
     if (this.pending.size === 0) this.firstPending = now;
     this.pending.add(fetch);

@@ -1,34 +1,58 @@
 // Map a resolver Answer to what a read returns: text or base64 blob, or a not-found message. The only place
-// that turns file metadata into bytes (through sources/content).
-import type { Answer } from "../model.js";
-import { NOT_FOUND_ADVICE } from "../resolve/index.js";
+// that turns file metadata into bytes (through sources/content), and the only user of the content cache.
+import type { ShelfHolder } from "../live/holder.js";
+import type { Answer, Scope } from "../model.js";
+import { NOT_FOUND_ADVICE, resolve } from "../resolve/index.js";
 import { mimeTypeFor } from "../resolve/media.js";
 import { decodeUtf8, readFallbackFile, readServedFile, type Content } from "../sources/content.js";
+import type { Body, ContentCache } from "./content-cache.js";
 
 export type ReadOutcome =
   | { readonly ok: true; readonly uri: string; readonly mimeType: string; readonly text: string }
   | { readonly ok: true; readonly uri: string; readonly mimeType: string; readonly blob: string }
-  | { readonly ok: false; readonly uri: string; readonly message: string };
+  | { readonly ok: false; readonly uri: string; readonly message: string; readonly stale?: true };
 
-export async function readAnswer(answer: Answer): Promise<ReadOutcome> {
+/** Resolve and read `uri` on the current shelf. A file that changed on disk since the harvest waits for the rescan
+ *  the watcher has pending, then is read again on the shelf that publishes its new bytes. */
+export async function readUri(holder: ShelfHolder, scope: Scope, uri: string, contents: ContentCache): Promise<ReadOutcome> {
+  const outcome = await readAnswer(resolve(holder.current, scope, uri), contents);
+  if (outcome.ok || outcome.stale !== true || !(await holder.catchUp())) return outcome;
+  return readAnswer(resolve(holder.current, scope, uri), contents);
+}
+
+export async function readAnswer(answer: Answer, contents: ContentCache): Promise<ReadOutcome> {
   switch (answer.kind) {
     case "notFound":
       return { ok: false, uri: answer.uri, message: answer.message };
     case "document":
       return { ok: true, uri: answer.uri, mimeType: answer.mimeType, text: answer.text };
-    case "file":
-      return toOutcome(answer.uri, await readServedFile(answer.file), (text) => (text ? answer.mimeType : answer.file.mimeType));
-    case "fallback":
-      return toOutcome(answer.uri, await readFallbackFile(answer.disk), (text) => mimeTypeFor(answer.disk.path, text));
+    case "file": {
+      const typeOf = (body: Body): string => ("text" in body ? answer.mimeType : answer.file.mimeType);
+      const held = contents.get(answer.file.digest);
+      if (held !== undefined) return { ok: true, uri: answer.uri, mimeType: typeOf(held), ...held };
+      // Only bytes verified against the published digest reach here, so they may be held under it.
+      const body = bodyOf(await readServedFile(answer.file));
+      if (body === null) return { ...notFound(answer.uri), stale: true };
+      contents.set(answer.file.digest, body);
+      return { ok: true, uri: answer.uri, mimeType: typeOf(body), ...body };
+    }
+    case "fallback": {
+      // A fallback read publishes no digest, so there is nothing to hold it under.
+      const body = bodyOf(await readFallbackFile(answer.disk));
+      if (body === null) return notFound(answer.uri);
+      return { ok: true, uri: answer.uri, mimeType: mimeTypeFor(answer.disk.path, "text" in body), ...body };
+    }
   }
 }
 
-function toOutcome(uri: string, content: Content, typeOf: (text: boolean) => string): ReadOutcome {
-  // A file that vanished or changed since the harvest is not served: its bytes would disagree with the
-  // published size and digest. The next rescan publishes the new ones.
-  if (!content.ok) return { ok: false, uri, message: `Not found: ${uri}. ${NOT_FOUND_ADVICE}` };
+/** A file that vanished or changed since the harvest is not served: its bytes would disagree with the published
+ *  size and digest. The next rescan publishes the new ones. */
+function notFound(uri: string): ReadOutcome & { ok: false } {
+  return { ok: false, uri, message: `Not found: ${uri}. ${NOT_FOUND_ADVICE}` };
+}
+
+function bodyOf(content: Content): Body | null {
+  if (!content.ok) return null;
   const text = decodeUtf8(content.bytes);
-  return text === null
-    ? { ok: true, uri, mimeType: typeOf(false), blob: Buffer.from(content.bytes).toString("base64") }
-    : { ok: true, uri, mimeType: typeOf(true), text };
+  return text === null ? { blob: Buffer.from(content.bytes).toString("base64") } : { text };
 }

@@ -3,10 +3,11 @@
 import { McpServer, ProtocolError, ProtocolErrorCode, type ServerCapabilities } from "@modelcontextprotocol/server";
 import * as z from "zod";
 import type { ShelfHolder } from "../live/holder.js";
-import { findSkillBySkillMd, listingRows, readDirectory, resolve, visiblePrompts } from "../resolve/index.js";
+import { findSkillBySkillMd, listingRows, readDirectory, visiblePrompts } from "../resolve/index.js";
 import { formatInstructions } from "./instructions.js";
 import { formatPromptListing, getPrompt } from "./prompts.js";
-import { readAnswer } from "./read.js";
+import type { ContentCache } from "./content-cache.js";
+import { readUri } from "./read.js";
 import type { RequestView } from "./request-view.js";
 import { DEFAULT_PAGE_SIZE, formatSkillEntry, listSkillEntries, paginate, parseCursor, SKILLS_EXTENSION } from "./skills.js";
 import { callTool, PROMPT_TOOLS, RESOURCE_TOOLS, TOOL_NAMES } from "./tools.js";
@@ -16,6 +17,8 @@ export interface ServerDeps {
   readonly version: string;
   /** `ttlMs` on cacheable 2026-07-28 results. */
   readonly ttlMs: number;
+  /** The process's bodies of recently read files, shared by every server it builds. */
+  readonly contents: ContentCache;
 }
 
 export const SERVER_NAME = "skillshelf";
@@ -103,7 +106,7 @@ export function buildMcpServer(deps: ServerDeps, view: RequestView, era: Era, su
   });
   // Registered with our own params schema so a malformed request is -32602, never -32603.
   server.setRequestHandler("resources/read", URI_PARAMS, async ({ uri }) => {
-    const outcome = await readAnswer(resolve(holder.current, scope, uri));
+    const outcome = await readUri(holder, scope, uri, deps.contents);
     if (!outcome.ok) throw notFoundError(outcome.uri, outcome.message);
     return { contents: [{ ...outcome }].map(({ ok: _ok, ...content }) => content) };
   });
@@ -143,7 +146,7 @@ export function buildMcpServer(deps: ServerDeps, view: RequestView, era: Era, su
     ({ name, arguments: args }) => {
       // An unknown tool is a protocol error (MCP tools chapter); bad arguments to a known one are a tool error.
       if (!TOOL_NAMES.has(name)) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${name}. The tools are ${[...TOOL_NAMES].join(", ")}.`);
-      return callTool(holder.current, scope, view.fullListing, name, args ?? {});
+      return callTool(holder.current, scope, view.fullListing, (uri) => readUri(holder, scope, uri, deps.contents), name, args ?? {});
     },
   );
 

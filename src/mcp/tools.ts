@@ -2,9 +2,9 @@
 // the request says the client lacks the feature, and always callable.
 import type { CallToolResult, Tool } from "@modelcontextprotocol/server";
 import type { Scope, Shelf } from "../model.js";
-import { listingRows, resolve, visiblePrompts } from "../resolve/index.js";
+import { listingRows, visiblePrompts } from "../resolve/index.js";
 import { formatPromptListing, getPrompt } from "./prompts.js";
-import { readAnswer } from "./read.js";
+import type { ReadOutcome } from "./read.js";
 
 const ANNOTATIONS = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false } as const;
 
@@ -64,13 +64,13 @@ function textResult(text: string, isError = false): CallToolResult {
 }
 
 /** Bad arguments are a tool error the model can read and correct, not a protocol error. */
-export async function callTool(shelf: Shelf, scope: Scope, full: boolean, name: string, args: Record<string, unknown>): Promise<CallToolResult> {
+export async function callTool(shelf: Shelf, scope: Scope, full: boolean, read: (uri: string) => Promise<ReadOutcome>, name: string, args: Record<string, unknown>): Promise<CallToolResult> {
   switch (name) {
     case "list_resources":
       return textResult(JSON.stringify(listingRows(shelf, scope, full), null, 2));
     case "read_resource": {
       if (typeof args["uri"] !== "string") return textResult("read_resource needs a string argument 'uri', e.g. skill://engineering/_index.md", true);
-      const outcome = await readAnswer(resolve(shelf, scope, args["uri"]));
+      const outcome = await read(args["uri"]);
       if (!outcome.ok) return textResult(outcome.message, true);
       if ("blob" in outcome) return { content: [{ type: "resource", resource: { uri: outcome.uri, mimeType: outcome.mimeType, blob: outcome.blob } }] };
       return textResult(outcome.text);

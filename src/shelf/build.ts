@@ -18,7 +18,7 @@ import { mimeTypeFor } from "../resolve/media.js";
 import { formatSkillUri } from "../resolve/uri.js";
 import { auditCitations } from "./citations.js";
 import { compareCodeUnits } from "./order.js";
-import { hasPlaceholders, substitutePlaceholders } from "./placeholders.js";
+import { substitutePlaceholders } from "./placeholders.js";
 import { skillAddress } from "../harvest/paths.js";
 
 export interface LibraryPlan {
@@ -186,7 +186,6 @@ function serveFile(file: HarvestedFile): ServedFile {
     digest: file.digest,
     mimeType: mimeTypeFor(file.path, file.text),
     text: file.text,
-    ...(file.bytes === undefined ? {} : { bytes: file.bytes }),
     disk: { path: file.path, abs: file.abs, size: file.size, mtimeMs: file.mtimeMs },
   };
 }
@@ -194,14 +193,15 @@ function serveFile(file: HarvestedFile): ServedFile {
 const UTF8 = new TextDecoder("utf-8");
 const ENCODER = new TextEncoder();
 
-/** SKILL.md as served in `library`: frontmatter verbatim, placeholders in the body substituted (§2.3). */
+/** SKILL.md as served in `library`: frontmatter verbatim, placeholders in the body substituted (§2.3). Only a
+ *  substituted one carries its bytes; the rest are served from disk like any file. */
 function serveSkillMd(skill: HarvestedSkill, libraryUri: string, skillUri: string): ServedFile {
+  const base = { ...serveFile(skill.skillMd), mimeType: "text/markdown" };
   const raw = skill.skillMd.bytes;
-  const body = UTF8.decode(raw.subarray(skill.bodyOffset));
-  const base = serveFile(skill.skillMd);
-  if (!hasPlaceholders(body)) return { ...base, mimeType: "text/markdown", bytes: raw };
-  const served = concat(raw.subarray(0, skill.bodyOffset), ENCODER.encode(substitutePlaceholders(body, libraryUri, skillUri)));
-  return { ...base, mimeType: "text/markdown", bytes: served, size: served.byteLength, digest: sha256(served) };
+  if (!skill.placeholders || raw === undefined) return base;
+  const body = substitutePlaceholders(UTF8.decode(raw.subarray(skill.bodyOffset)), libraryUri, skillUri);
+  const served = concat(raw.subarray(0, skill.bodyOffset), ENCODER.encode(body));
+  return { ...base, bytes: served, size: served.byteLength, digest: sha256(served) };
 }
 
 function concat(head: Uint8Array, tail: Uint8Array): Uint8Array {

@@ -4,8 +4,6 @@ import type { Dangling, HarvestedSkill, Shelf, Skill } from "../model.js";
 import { FULL_SCOPE, resolve } from "../resolve/index.js";
 import { PLUGIN_ROOT, SKILL_DIR } from "./placeholders.js";
 
-const UTF8 = new TextDecoder("utf-8");
-
 /** `[text](target "title")` — the target is the first token inside the parentheses. */
 const MARKDOWN_LINK = /\]\(\s*<?([^)\s>]+)>?(?:\s+[^)]*)?\)/g;
 /** A placeholder path runs until whitespace or a character that closes Markdown or a quoted string. */
@@ -24,9 +22,8 @@ export function auditCitations(shelf: Shelf): Map<string, Dangling[]> {
     for (const skill of library.skills.values()) {
       const harvested = raw.get(`${skill.plugin}\0${skill.dir}`);
       if (harvested === undefined) continue;
-      // Citations are reported as the author wrote them: the body before placeholder substitution.
-      const body = UTF8.decode(harvested.skillMd.bytes.subarray(harvested.bodyOffset));
-      for (const cites of findCitations(body)) {
+      // Citations are reported as the author wrote them (harvest found them in the body before substitution).
+      for (const cites of harvested.cites) {
         const target = citationUri(skill, cites);
         if (target === null || resolve(shelf, FULL_SCOPE, target).kind !== "notFound") continue;
         const rows = out.get(skill.plugin) ?? [];
@@ -51,7 +48,8 @@ export function findCitations(body: string): string[] {
     // Sentence punctuation after a path is prose, not part of it: `see ${CLAUDE_SKILL_DIR}/a.md.` cites `a.md`.
     for (const match of line.matchAll(PLACEHOLDER_PATH)) found.push(match[0].replace(/[.:!?]+$/, ""));
   }
-  return [...new Set(found)];
+  // Copies, not slices: a match is a view of the whole body, which it would otherwise keep alive in the shelf.
+  return [...new Set(found)].map((cite) => structuredClone(cite));
 }
 
 /** The URI a client would read for a citation, or null when it is not a citation (a URL, an anchor). */

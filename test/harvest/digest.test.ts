@@ -14,7 +14,7 @@ const sha = (bytes: Uint8Array | string): string => `sha256:${createHash("sha256
 const fileOf = (plugin: HarvestedPlugin, rel: string): HarvestedFile | undefined => plugin.skills[0]?.files.find((f) => f.path === rel);
 const MiB = 1024 * 1024;
 
-describe("digests, text and kept bytes", () => {
+describe("digests and text; no bytes kept", () => {
   // A two-byte é straddling the 1 MiB read chunk: a streamed decode must not call it invalid.
   const straddle = Buffer.concat([Buffer.alloc(MiB - 1, 0x61), Buffer.from("é", "utf8"), Buffer.alloc(10, 0x62)]);
   const badTail = Buffer.concat([Buffer.alloc(SMALL_FILE_BYTES + 10, 0x61), Buffer.from([0xc3])]);
@@ -22,7 +22,7 @@ describe("digests, text and kept bytes", () => {
   const over = "a".repeat(SMALL_FILE_BYTES + 1);
   const bigMd = skillMd("x", "d", `notes: ${"n".repeat(SMALL_FILE_BYTES)}\n`);
 
-  test("each served file: sha256 over its bytes, valid UTF-8 as text, bytes kept up to SMALL_FILE_BYTES", async () => {
+  test("each served file: sha256 over its bytes (read whole up to SMALL_FILE_BYTES, in chunks above), valid UTF-8 as text", async () => {
     const root = makeTree({
       "skills/x/SKILL.md": bigMd,
       "skills/x/small.md": small,
@@ -34,8 +34,8 @@ describe("digests, text and kept bytes", () => {
     });
     const plugin = await harvest(root);
     const skill = plugin.skills[0];
-    expect(SMALL_FILE_BYTES).toBe(4096);
-    // SKILL.md always keeps its bytes, whatever its size.
+    expect(SMALL_FILE_BYTES).toBe(65536);
+    // A SKILL.md without placeholders keeps no bytes: it is served from disk like any file.
     expect(skill?.skillMd).toEqual({
       path: "SKILL.md",
       abs: path.join(root, "skills", "x", "SKILL.md"),
@@ -43,19 +43,18 @@ describe("digests, text and kept bytes", () => {
       mtimeMs: expect.any(Number) as unknown,
       digest: sha(bigMd),
       text: true,
-      bytes: new TextEncoder().encode(bigMd),
     });
     const summary = skill?.files.map((f) => [f.path, f.size, f.digest === sha(fs.readFileSync(f.abs)), f.text, f.bytes?.length]);
     expect(summary).toEqual([
       ["bad-tail.txt", SMALL_FILE_BYTES + 11, true, false, undefined],
-      ["crlf-bom.md", 9, true, true, 9],
-      ["empty.md", 0, true, true, 0],
+      ["crlf-bom.md", 9, true, true, undefined],
+      ["empty.md", 0, true, true, undefined],
       ["over.md", SMALL_FILE_BYTES + 1, true, true, undefined],
-      ["small.md", SMALL_FILE_BYTES, true, true, SMALL_FILE_BYTES],
+      ["small.md", SMALL_FILE_BYTES, true, true, undefined],
       ["straddle.txt", MiB + 11, true, true, undefined],
     ]);
-    // Byte for byte: the BOM and the CRLF stay.
-    expect(fileOf(plugin, "crlf-bom.md")?.bytes).toEqual(new Uint8Array([0xef, 0xbb, 0xbf, 0x61, 0x0d, 0x0a, 0x62, 0x0d, 0x0a]));
+    // Byte for byte: the BOM and the CRLF are hashed as they are.
+    expect(fileOf(plugin, "crlf-bom.md")?.digest).toBe(sha(new Uint8Array([0xef, 0xbb, 0xbf, 0x61, 0x0d, 0x0a, 0x62, 0x0d, 0x0a])));
     expect(fileOf(plugin, "small.md")?.digest).toBe(sha(small));
   });
 
@@ -73,7 +72,6 @@ describe("digests, text and kept bytes", () => {
     const second = await harvest(root, { previous: first });
     expect(fileOf(second, "a.md")?.digest).toBe(sha("one"));
     expect(fileOf(second, "b.md")?.digest).toBe(sha("TWO"));
-    expect(fileOf(second, "b.md")?.bytes).toEqual(new TextEncoder().encode("TWO"));
     expect(second.skills[0]?.frontmatter).toEqual({ name: "x", description: "Use x." });
     // Without `previous`, everything is read.
     expect(fileOf(await harvest(root), "a.md")?.digest).toBe(sha("ONE"));

@@ -47,7 +47,6 @@ describe("library files", () => {
       mtimeMs: expect.any(Number) as unknown,
       digest: `sha256:${createHash("sha256").update("api").digest("hex")}`,
       text: true,
-      bytes: new TextEncoder().encode("api"),
     });
   });
 

@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { afterAll, describe, expect, test } from "vitest";
 
 import { REASONS } from "../../src/harvest/index.js";
@@ -98,20 +99,29 @@ describe("skills by convention, with adversarial names", () => {
     ]);
   });
 
-  test("SKILL.md keeps its bytes as on disk; bodyOffset points past the closing fence (CRLF, BOM)", async () => {
+  test("bodyOffset points past the closing fence (CRLF, BOM); a SKILL.md without placeholders keeps no bytes", async () => {
     const plugin = await harvest(makeTree(tree));
     const byDir = new Map(plugin.skills.map((s) => [s.dir, s]));
     const crlf = byDir.get("skills/crlf");
     const bom = byDir.get("skills/bom");
-    const decode = (b: Uint8Array): string => new TextDecoder("utf-8", { ignoreBOM: true }).decode(b);
-    expect(decode(crlf?.skillMd.bytes ?? new Uint8Array())).toBe(tree["skills/crlf/SKILL.md"]);
-    expect(decode(crlf?.skillMd.bytes.subarray(crlf.bodyOffset) ?? new Uint8Array())).toBe("# crlf\r\n");
+    expect(crlf?.bodyOffset).toBe(Buffer.byteLength("---\r\nname: crlf\r\ndescription: Windows line ends.\r\n---\r\n"));
+    expect(crlf?.skillMd.size).toBe(Buffer.byteLength(tree["skills/crlf/SKILL.md"] as string));
     expect(crlf?.frontmatter).toEqual({ name: "crlf", description: "Windows line ends." });
-    expect(bom?.skillMd.bytes.subarray(0, 3)).toEqual(new Uint8Array([0xef, 0xbb, 0xbf]));
-    expect(decode(bom?.skillMd.bytes.subarray(bom.bodyOffset) ?? new Uint8Array())).toBe("# bom\n");
+    expect(crlf?.skillMd.bytes).toBeUndefined();
+    expect(crlf?.placeholders).toBe(false);
     expect(bom?.bodyOffset).toBe(53);
     expect(bom?.skillMd.path).toBe("SKILL.md");
     expect(bom?.description).toBe("A byte order mark.");
+  });
+
+  test("a body with placeholders keeps SKILL.md's raw bytes for substitution; citations are found at harvest", async () => {
+    const text = "---\nname: ph\ndescription: Placeholders.\n---\nRun ${CLAUDE_SKILL_DIR}/run.sh, read [ref](ref.md) and [web](https://x.test).\n";
+    const plugin = await harvest(makeTree({ "skills/ph/SKILL.md": text, "skills/ph/ref.md": "r\n" }));
+    const ph = plugin.skills[0];
+    expect(ph?.placeholders).toBe(true);
+    expect(new TextDecoder().decode(ph?.skillMd.bytes)).toBe(text);
+    expect(ph?.cites).toEqual(["ref.md", "https://x.test", "${CLAUDE_SKILL_DIR}/run.sh"]);
+    expect(ph?.files.map((f) => [f.path, f.bytes])).toEqual([["ref.md", undefined]]);
   });
 
   test("a binary file is served as a blob (text: false)", async () => {
@@ -119,7 +129,7 @@ describe("skills by convention, with adversarial names", () => {
     const logo = plugin.skills.find((s) => s.dir === "skills/pdf")?.files.find((f) => f.path === "assets/logo.png");
     expect(logo?.text).toBe(false);
     expect(logo?.size).toBe(PNG.length);
-    expect(logo?.bytes).toEqual(PNG);
+    expect(logo?.digest).toBe(`sha256:${createHash("sha256").update(PNG).digest("hex")}`);
   });
 });
 

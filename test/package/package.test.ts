@@ -21,6 +21,7 @@ describe("the package", () => {
   test("the public API exposes the pipeline's stages", () => {
     expect(Object.keys(api).sort()).toEqual([
       "CONFIG_SCHEMA",
+      "ContentCache",
       "FULL_SCOPE",
       "ShelfService",
       "VERSION",

@@ -1,5 +1,6 @@
 // Shared plumbing for the scopes tests: the fixture's shelf service, an in-process MCP client over a compiled
 // view, and helpers that turn a read, a tool call or a custom request into one comparable value.
+import { ContentCache } from "../../src/mcp/content-cache.js";
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { Client, InMemoryTransport, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
@@ -42,7 +43,7 @@ export interface HttpServer {
 
 /** The real HTTP app on an ephemeral port, with `access` deciding who may ask. */
 export async function startHttp(service: ShelfService, access: Access): Promise<HttpServer> {
-  const { app, mcp } = createHttpApp(service.holder, { holder: service.holder, version: "0.0.0-test", ttlMs: 0 }, {
+  const { app, mcp } = createHttpApp(service.holder, { holder: service.holder, version: "0.0.0-test", ttlMs: 0, contents: new ContentCache() }, {
     host: "127.0.0.1",
     access,
     reindex: () => service.rebuild(),
@@ -80,7 +81,7 @@ export interface Connection {
 /** A client talking to `buildMcpServer(view)` through the stdio entry over an in-memory pair. */
 export async function connectView(service: ShelfService, view: RequestView, era: "legacy" | "modern" = "legacy"): Promise<Connection> {
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-  const handle = serveStdio((ctx) => buildMcpServer({ holder: service.holder, version: "0.0.0-test", ttlMs: 0 }, view, ctx.era), { transport: serverSide });
+  const handle = serveStdio((ctx) => buildMcpServer({ holder: service.holder, version: "0.0.0-test", ttlMs: 0, contents: new ContentCache() }, view, ctx.era), { transport: serverSide });
   const client = new Client({ name: "scopes-test", version: "1.0.0" }, era === "modern" ? { versionNegotiation: { mode: { pin: "2026-07-28" } } } : {});
   await client.connect(clientSide);
   return {

@@ -75,6 +75,8 @@ function buildPlugin(shape: PluginShape): HarvestedPlugin {
       frontmatter: { name, description: `${id} ${name}` },
       skillMd,
       bodyOffset: ENCODER.encode(text.slice(0, text.indexOf("---\n", 4) + 4)).byteLength,
+      cites: ["${CLAUDE_PLUGIN_ROOT}/shared/s.md", "ref.md"],
+      placeholders: true,
       files,
     };
   });

@@ -1,0 +1,88 @@
+// What a read returns, and the bounded, content-addressed cache of bodies in front of the disk.
+import { createHash } from "node:crypto";
+import { mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, describe, expect, test } from "vitest";
+import { ContentCache } from "../../src/mcp/content-cache.js";
+import { readAnswer } from "../../src/mcp/read.js";
+import type { Answer, ServedFile } from "../../src/model.js";
+
+const dir = mkdtempSync(path.join(tmpdir(), "skillshelf-read-"));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const sha = (bytes: Uint8Array | string): string => `sha256:${createHash("sha256").update(bytes).digest("hex")}`;
+
+function fileAnswer(name: string, content: string | Uint8Array, mimeType = "text/markdown"): Answer & { kind: "file" } {
+  const abs = path.join(dir, name);
+  writeFileSync(abs, content);
+  const stat = statSync(abs);
+  const file: ServedFile = {
+    size: stat.size,
+    digest: sha(content),
+    mimeType,
+    text: typeof content === "string",
+    disk: { path: name, abs, size: stat.size, mtimeMs: stat.mtimeMs },
+  };
+  return { kind: "file", uri: `skill://lib/s/${name}`, mimeType: "text/markdown", file };
+}
+
+describe("ContentCache", () => {
+  test("holds bodies up to its budget and evicts the least recently read first", () => {
+    const cache = new ContentCache(10, 6);
+    cache.set("a", { text: "aaaa" });
+    cache.set("b", { blob: "bbbb" });
+    expect(cache.get("a")).toEqual({ text: "aaaa" }); // a is now the most recently read
+    cache.set("c", { text: "cc" }); // 10 chars: still within the budget
+    expect(cache.size).toEqual({ entries: 3, chars: 10 });
+    cache.set("d", { text: "d" }); // 11: b, the least recently read, goes
+    expect([cache.get("a"), cache.get("b"), cache.get("c"), cache.get("d")]).toEqual([{ text: "aaaa" }, undefined, { text: "cc" }, { text: "d" }]);
+    expect(cache.size).toEqual({ entries: 3, chars: 7 });
+  });
+
+  test("a body over the entry limit is never held; a digest already held is not counted twice", () => {
+    const cache = new ContentCache(100, 6);
+    cache.set("big", { text: "x".repeat(7) });
+    cache.set("a", { text: "abc" });
+    cache.set("a", { text: "abc" });
+    expect(cache.get("big")).toBeUndefined();
+    expect(cache.size).toEqual({ entries: 1, chars: 3 });
+  });
+});
+
+describe("readAnswer", () => {
+  test("a file is read from disk once, then served from the cache under its digest", async () => {
+    const cache = new ContentCache();
+    const answer = fileAnswer("once.md", "# once\n");
+    const first = await readAnswer(answer, cache);
+    expect(first).toEqual({ ok: true, uri: "skill://lib/s/once.md", mimeType: "text/markdown", text: "# once\n" });
+    rmSync(answer.file.disk.abs); // The second read cannot have come from disk.
+    expect(await readAnswer(answer, cache)).toEqual(first);
+    expect(cache.size).toEqual({ entries: 1, chars: 7 });
+  });
+
+  test("bytes that disagree with the published digest are refused and not held", async () => {
+    const cache = new ContentCache();
+    const answer = fileAnswer("moved.md", "before");
+    writeFileSync(answer.file.disk.abs, "after!");
+    const outcome = await readAnswer({ ...answer, file: { ...answer.file, disk: { ...answer.file.disk, mtimeMs: 1 } } }, cache);
+    expect(outcome).toEqual({
+      ok: false,
+      uri: "skill://lib/s/moved.md",
+      message: expect.stringMatching(/^Not found: skill:\/\/lib\/s\/moved\.md\. /) as unknown,
+      stale: true, // readUri waits for a pending rescan on this
+    });
+    expect(cache.size).toEqual({ entries: 0, chars: 0 });
+  });
+
+  test("a binary file is a base64 blob with the file's own type; substituted bytes are served from the shelf", async () => {
+    const cache = new ContentCache();
+    const png = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0xff, 0xfe]);
+    const binary = fileAnswer("logo.png", png, "image/png");
+    expect(await readAnswer(binary, cache)).toEqual({ ok: true, uri: "skill://lib/s/logo.png", mimeType: "image/png", blob: Buffer.from(png).toString("base64") });
+    const served = new TextEncoder().encode("see skill://lib/a.md\n");
+    const substituted = fileAnswer("SKILL.md", "see ${CLAUDE_PLUGIN_ROOT}/a.md\n");
+    const outcome = await readAnswer({ ...substituted, file: { ...substituted.file, bytes: served, size: served.length, digest: sha(served) } }, cache);
+    expect(outcome).toEqual({ ok: true, uri: "skill://lib/s/SKILL.md", mimeType: "text/markdown", text: "see skill://lib/a.md\n" });
+  });
+});
