@@ -96,7 +96,8 @@ async function runServe(values: Values, dirs: readonly string[]): Promise<number
   const logFormat = oneOf<LogFormat>("log-format", values["log-format"] ?? "text", ["text", "json"]);
   const log = createLogger((line) => process.stderr.write(`${line}\n`), logFormat, logLevel as LogLevel, () => new Date());
   const config = await readConfig(values, dirs);
-  const live = await startLiveShelf(config, () => new Date(), { cacheDir: cacheDirOf(values), log });
+  // A restart serves the recorded local harvests at once; the live shelf verifies them against the disk next.
+  const live = await startLiveShelf(config, () => new Date(), { cacheDir: cacheDirOf(values), log, fromRecord: true });
   const service = live.service;
   service.startRefreshTimers();
   const shelf = service.current;

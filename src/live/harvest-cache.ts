@@ -1,71 +1,74 @@
-// The cache directory's record of local harvests (§9): per local plugin, the files it read with their real path,
-// size, mtime and digest, and each skill's parse (frontmatter, body offset, citations, placeholders). A restart
-// with an unchanged config hands it to the first build as the previous harvest, so an unchanged file (same real
-// path, size and mtime) is neither read nor hashed again, and an unchanged SKILL.md is not parsed again. No bytes
-// are recorded: a SKILL.md with placeholders is read again, so the shelf a warm restart builds is the shelf a cold
-// one builds. Written whole to a temporary file and renamed over the old one, like the git record; a record that
-// is missing, corrupted or foreign is ignored.
-import { randomBytes } from "node:crypto";
+// The cache directory's record of local harvests (§9): per local plugin, the whole harvest but file bytes: every
+// file with its real path, size, mtime and digest, each skill's parse (frontmatter, body offset, citations,
+// placeholders), the fallback tree, the prompt files and the skipped rows. Two uses, both only under an unchanged
+// config:
+// - `serve` starts by serving the recorded plugins as they are, without walking the disk, and verifies them with a
+//   rescan straight after (docs/sources.md); reads verify every file on their own meanwhile.
+// - any other first build (`check`) takes the record as the previous harvest: every file is walked and stat-ed,
+//   and one at the same real path, size and mtime keeps its recorded digest and parse instead of being read again.
+// The raw bytes of a SKILL.md with placeholders are recorded (base64): they are substituted per library at build.
+// Written whole to a temporary file and renamed over the old one, like the git record; a record that is missing,
+// damaged, of another version or written under another config is ignored whole.
+import { createHash, randomBytes } from "node:crypto";
 import { mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
-import type { HarvestedFile, HarvestedPlugin, HarvestedSkill } from "../model.js";
+import type { DiskFile, HarvestedFile, HarvestedPlugin, HarvestedSkill } from "../model.js";
+import { parsePromptFiles } from "../prompts/index.js";
 import type { HarvestMemo } from "./assemble.js";
 
 export const HARVEST_FILE = "harvest.json";
-const HARVEST_VERSION = 2;
+const HARVEST_VERSION = 3;
 
-interface RecordedFile {
-  readonly path: string;
-  readonly abs: string;
-  readonly size: number;
-  readonly mtimeMs: number;
-  readonly digest: string;
-  readonly text: boolean;
-}
-
-interface RecordedSkill {
-  readonly dir: string;
-  readonly skillMd: RecordedFile;
-  readonly frontmatter: Record<string, unknown>;
-  readonly bodyOffset: number;
-  readonly cites: readonly string[];
-  readonly placeholders: boolean;
-  readonly files: readonly RecordedFile[];
-}
-
-interface RecordedPlugin {
-  readonly id: string;
+type RecordedFile = Omit<HarvestedFile, "bytes"> & { readonly bytes?: string };
+type RecordedSkill = Omit<HarvestedSkill, "skillMd" | "files"> & { readonly skillMd: RecordedFile; readonly files: readonly RecordedFile[] };
+type RecordedPlugin = Omit<HarvestedPlugin, "skills" | "libraryFiles" | "tree" | "parsedPrompts" | "error" | "status"> & {
   readonly skills: readonly RecordedSkill[];
   readonly libraryFiles: readonly RecordedFile[];
+  readonly tree: readonly DiskFile[];
+};
+
+/** The record is a header line, then the harvests as JSON. The header names the version, the config digest and
+ *  the payload's digest: the cache directory is private and written only by renames, so a payload whose digest
+ *  matches is exactly what this version wrote, and anything else is ignored without being parsed. */
+interface RecordHeader {
+  readonly version: number;
+  readonly config: string;
+  readonly digest: string;
 }
 
-/** The recorded harvests as a memo with no stamps (so only the per-file reuse applies), when the record exists,
- *  parses, and was written under `configDigest`; else an empty memo. */
+/** The recorded harvests, as a memo with no stamps, when the record exists, is whole, and was written by this
+ *  version under `configDigest`; else an empty memo. */
 export async function readHarvestCache(cacheDir: string, configDigest: string): Promise<HarvestMemo> {
-  const memo = new Map<string, { readonly plugin: HarvestedPlugin }>();
-  let value: unknown;
+  let plugins: readonly RecordedPlugin[];
   try {
-    value = JSON.parse(await readFile(path.join(cacheDir, HARVEST_FILE), "utf8"));
+    const bytes = await readFile(path.join(cacheDir, HARVEST_FILE));
+    const newline = bytes.indexOf(0x0a);
+    if (newline < 0) return new Map();
+    const header = JSON.parse(bytes.subarray(0, newline).toString("utf8")) as Partial<RecordHeader> | null;
+    const payload = bytes.subarray(newline + 1);
+    if (header?.version !== HARVEST_VERSION || header.config !== configDigest || header.digest !== sha256(payload)) return new Map();
+    plugins = JSON.parse(payload.toString("utf8")) as readonly RecordedPlugin[];
   } catch {
-    return memo;
+    return new Map();
   }
-  if (!isObject(value) || value.version !== HARVEST_VERSION || value.config !== configDigest || !Array.isArray(value.plugins)) return memo;
-  for (const entry of value.plugins as unknown[]) {
-    // One malformed entry means the file is not ours (or was damaged): trust none of it.
-    if (!isRecordedPlugin(entry)) return new Map();
-    memo.set(entry.id, { plugin: toPlugin(entry) });
-  }
-  return memo;
+  return new Map(plugins.map((entry) => [entry.id, { plugin: toPlugin(entry) }]));
 }
 
-/** Record the harvests of `plugins` (the caller picks the local ones that harvested). */
+function sha256(bytes: Uint8Array): string {
+  return `sha256:${createHash("sha256").update(bytes).digest("hex")}`;
+}
+
+/** Record the harvests of `plugins` (the caller picks the local ones). Only plugins that harvested are recorded, and
+ *  not one whose frontmatter JSON cannot carry unchanged (`.inf`, `-0`): it is harvested again next time. */
 export async function writeHarvestCache(cacheDir: string, configDigest: string, plugins: readonly HarvestedPlugin[]): Promise<void> {
-  const record = { version: HARVEST_VERSION, config: configDigest, plugins: plugins.filter((p) => p.status === "ok").map(toRecord) };
+  const recordable = plugins.filter((plugin) => plugin.status === "ok" && plugin.skills.every((skill) => isPlainJson(skill.frontmatter)));
+  const payload = Buffer.from(JSON.stringify(recordable.map(toRecord)));
+  const header: RecordHeader = { version: HARVEST_VERSION, config: configDigest, digest: sha256(payload) };
   await mkdir(cacheDir, { recursive: true, mode: 0o700 });
   const target = path.join(cacheDir, HARVEST_FILE);
   const temp = `${target}.${randomBytes(6).toString("hex")}.tmp`;
   try {
-    await writeFile(temp, JSON.stringify(record), { mode: 0o600 });
+    await writeFile(temp, [Buffer.from(`${JSON.stringify(header)}\n`), payload], { mode: 0o600 });
     await rename(temp, target);
   } finally {
     await rm(temp, { force: true });
@@ -73,57 +76,35 @@ export async function writeHarvestCache(cacheDir: string, configDigest: string, 
 }
 
 function toRecord(plugin: HarvestedPlugin): RecordedPlugin {
+  const { skills, libraryFiles, tree, parsedPrompts: _parsed, status: _status, error: _error, ...rest } = plugin;
   return {
-    id: plugin.id,
-    // A skill whose frontmatter JSON cannot carry unchanged (`.inf`, `-0`) is left out, so it is parsed again.
-    skills: plugin.skills.filter((skill) => isPlainJson(skill.frontmatter)).map((skill) => ({
-      dir: skill.dir,
-      skillMd: fileRecord(skill.skillMd),
-      frontmatter: skill.frontmatter,
-      bodyOffset: skill.bodyOffset,
-      cites: skill.cites,
-      placeholders: skill.placeholders,
-      files: skill.files.map(fileRecord),
-    })),
-    libraryFiles: plugin.libraryFiles.map(fileRecord),
+    ...rest,
+    skills: skills.map((skill) => ({ ...skill, skillMd: fileRecord(skill.skillMd), files: skill.files.map(fileRecord) })),
+    libraryFiles: libraryFiles.map(fileRecord),
+    tree: [...tree.values()],
   };
 }
 
 function fileRecord(file: HarvestedFile): RecordedFile {
-  return { path: file.path, abs: file.abs, size: file.size, mtimeMs: file.mtimeMs, digest: file.digest, text: file.text };
+  const { bytes, ...rest } = file;
+  return bytes === undefined ? rest : { ...rest, bytes: Buffer.from(bytes).toString("base64") };
 }
 
-/** Only what a later harvest reuses: the reads (without bytes) and each skill's parse. The rest stays empty and
- *  is never served: the first build harvests every plugin again from these. */
+/** The plugin as harvested, its prompts parsed again from the recorded files (their skip rows are recorded). */
 function toPlugin(entry: RecordedPlugin): HarvestedPlugin {
-  const skills = entry.skills.map(
-    (skill): HarvestedSkill => ({
-      dir: skill.dir,
-      address: [],
-      name: "",
-      description: "",
-      frontmatter: skill.frontmatter,
-      // No bytes: a SKILL.md with placeholders is read again (its parse is reused when the digest matches).
-      skillMd: { ...skill.skillMd },
-      bodyOffset: skill.bodyOffset,
-      cites: skill.cites,
-      placeholders: skill.placeholders,
-      files: skill.files.map((file) => ({ ...file })),
-    }),
-  );
-  return {
-    id: entry.id,
-    meta: { description: "", tags: [], keywords: [] },
-    fetch: "",
-    root: "",
+  const plugin: HarvestedPlugin = {
+    ...entry,
     status: "ok",
-    skills,
-    libraryFiles: entry.libraryFiles.map((file) => ({ ...file })),
-    tree: new Map(),
-    skillDirs: [],
-    prompts: [],
-    skipped: [],
+    skills: entry.skills.map((skill) => ({ ...skill, skillMd: toFile(skill.skillMd), files: skill.files.map(toFile) })),
+    libraryFiles: entry.libraryFiles.map(toFile),
+    tree: new Map(entry.tree.map((file) => [file.path, file])),
   };
+  return { ...plugin, parsedPrompts: parsePromptFiles(plugin.prompts, plugin.dialect ?? "auto").prompts };
+}
+
+function toFile(file: RecordedFile): HarvestedFile {
+  const { bytes, ...rest } = file;
+  return bytes === undefined ? rest : { ...rest, bytes: new Uint8Array(Buffer.from(bytes, "base64")) };
 }
 
 /** Strings, finite numbers (not -0), booleans, null, arrays and plain objects: what JSON round-trips unchanged. */
@@ -135,35 +116,4 @@ function isPlainJson(value: unknown): boolean {
   const proto = Object.getPrototypeOf(value) as unknown;
   if (proto !== Object.prototype && proto !== null) return false;
   return Object.entries(value).every(([key, v]) => key !== "__proto__" && isPlainJson(v));
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
-const DIGEST = /^sha256:[0-9a-f]{64}$/;
-
-function isRecordedFile(value: unknown): value is RecordedFile {
-  if (!isObject(value)) return false;
-  return typeof value.path === "string" && typeof value.abs === "string" && path.isAbsolute(value.abs) &&
-    isCount(value.size) && typeof value.mtimeMs === "number" && Number.isFinite(value.mtimeMs) &&
-    typeof value.digest === "string" && DIGEST.test(value.digest) &&
-    typeof value.text === "boolean";
-}
-
-function isRecordedSkill(value: unknown): value is RecordedSkill {
-  if (!isObject(value)) return false;
-  return typeof value.dir === "string" && isRecordedFile(value.skillMd) && isObject(value.frontmatter) &&
-    isCount(value.bodyOffset) && Array.isArray(value.cites) && value.cites.every((cite) => typeof cite === "string") &&
-    typeof value.placeholders === "boolean" && Array.isArray(value.files) && value.files.every((file) => isRecordedFile(file));
-}
-
-function isRecordedPlugin(value: unknown): value is RecordedPlugin {
-  if (!isObject(value)) return false;
-  return typeof value.id === "string" && Array.isArray(value.skills) && value.skills.every(isRecordedSkill) &&
-    Array.isArray(value.libraryFiles) && value.libraryFiles.every((file) => isRecordedFile(file));
-}
-
-function isCount(value: unknown): value is number {
-  return typeof value === "number" && Number.isSafeInteger(value) && value >= 0;
 }

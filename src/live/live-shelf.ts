@@ -46,19 +46,26 @@ export async function startLiveShelf(config: Config, now: () => Date, options: S
       rescan(new Set([fetch]));
     },
   });
-  watcher.watch(plan.targets);
-  // Whatever changed while the first harvest ran was seen by no watch: one rescan of the watched roots catches
-  // it (it re-reads only what changed, and an unchanged shelf is not swapped).
-  rescan(new Set(plan.targets.map((target) => target.fetch)));
+  // The directories are watched while the first shelf is already served. Whatever changed while the first harvest
+  // ran, or in a directory before its watch began, was seen by no watch: one rescan of the watched roots once all
+  // are watched catches it (it re-reads only what changed, and an unchanged shelf is not swapped).
+  let closing = false;
+  const watched = watcher.watch(plan.targets).then(() => {
+    // Plugins served from the record are verified here too, watched or not.
+    if (!closing) rescan(new Set([...plan.targets.map((target) => target.fetch), ...service.unverified]));
+  });
 
   return {
     service,
     async reindex() {
-      watcher.retry();
+      // A root that came back is watched from the first directory on; the rebuild below reads it whole.
+      void watcher.retry();
       return service.rebuild();
     },
     async close() {
+      closing = true;
       watcher.close();
+      await watched;
       await service.close();
     },
   };

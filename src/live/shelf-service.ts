@@ -29,6 +29,9 @@ export interface ShelfServiceOptions {
   readonly gitTimeoutMs?: number;
   /** The watch state of a local fetch, for /health (set by the watcher). */
   readonly watch?: (fetch: string) => FetchReport["watch"];
+  /** Serve the recorded local harvests as they are at start, without walking the disk (`serve`); the caller
+   *  verifies them with `rescan(unverified)` straight after. Otherwise the record only saves re-reads. */
+  readonly fromRecord?: boolean;
 }
 
 /** A credential refused (or unavailable) at cold start: the CLI exits 3 with this message, naming the fetch. */
@@ -52,7 +55,7 @@ interface BuildMode {
 }
 
 export class ShelfService {
-  private fingerprint = "";
+  private fingerprint: string | undefined;
   private memo: HarvestMemo = new Map();
   private trees: ReadonlyMap<string, Tree> = new Map();
   private queue: Promise<unknown> = Promise.resolve();
@@ -65,6 +68,8 @@ export class ShelfService {
   /** Where local harvests are recorded (absolute), and the config digest the record is written under. */
   private harvestDir: string | undefined;
   private configDigest = "";
+  /** The local fetches the first shelf served from the record, not yet compared with the disk. */
+  unverified: ReadonlySet<string> = new Set();
 
   private constructor(
     private readonly config: Config,
@@ -100,21 +105,27 @@ export class ShelfService {
       });
     }
     try {
-      // The recorded local harvests, stamped with nothing: every file is still walked and stat-ed, and only one
-      // at the same real path, size and mtime keeps its recorded digest.
+      // The recorded local harvests, stamped with nothing. Served as they are `fromRecord`; otherwise every file is
+      // still walked and stat-ed, and only one at the same real path, size and mtime keeps its recorded digest.
       const recorded = givenCacheDir === undefined ? new Map() : await readHarvestCache(givenCacheDir, configDigest);
+      const trusted = options.fromRecord === true && recorded.size > 0;
       const result = await assemble(config, {
         generation: 1,
         built: now().toISOString(),
         ...(git === undefined ? {} : { git }),
         refresh: () => false,
         ...(recorded.size === 0 ? {} : { previous: recorded }),
+        ...(trusted ? { unchanged: () => true } : {}),
         ...(options.watch === undefined ? {} : { watch: options.watch }),
       });
       const refused = [...result.trees.values()].find((tree) => tree.status === "failed" && tree.failure === "auth");
       if (refused !== undefined) throw new CredentialRefusedError(refused.key, refused.error ?? "the credentials were refused");
       const service = new ShelfService(config, now, options, git, tempCacheDir, new ShelfHolder(result.shelf));
-      service.fingerprint = fingerprintShelf(result.shelf);
+      if (trusted) {
+        service.unverified = new Set([...result.trees.values()].filter((tree) => tree.kind === "local").map((tree) => tree.key));
+        // Until the verifying rescan ends, a read that meets a changed file waits for it (ShelfHolder.catchUp).
+        service.holder.sawChange();
+      }
       service.memo = result.memo;
       service.harvestDir = givenCacheDir;
       service.configDigest = configDigest;
@@ -199,6 +210,8 @@ export class ShelfService {
       ...(mode.unchanged === undefined ? {} : { unchanged: mode.unchanged }),
       ...(this.options.watch === undefined ? {} : { watch: this.options.watch }),
     });
+    // The first shelf's fingerprint is taken here, at the first rebuild, not before the first request.
+    this.fingerprint ??= fingerprintShelf(previous);
     const fingerprint = fingerprintShelf(result.shelf);
     const moved = movedCommit(this.trees, result.trees);
     // Fetch changes are logged first: they are why the shelf that follows was rebuilt.

@@ -42,17 +42,19 @@ export function buildShelf(input: BuildInput): Shelf {
   const plugins = new Map(input.plugins.map((plugin) => [plugin.id, plugin]));
   const libraries = new Map<string, Library>();
   for (const plan of input.libraries) libraries.set(plan.name, buildLibrary(plan, plugins));
-  const dangling = new Map<string, readonly Dangling[]>();
+  let dangling: ReadonlyMap<string, readonly Dangling[]> | undefined;
   const shelf: Shelf = {
     generation: input.generation,
     built: input.built,
     libraries,
     plugins,
-    dangling,
+    // The audit resolves citations through the finished shelf, exactly as a client would (§3.6). Only operators
+    // read it, so it runs on first use, not before the first request.
+    get dangling() {
+      return (dangling ??= auditCitations(shelf));
+    },
     fetches: input.fetches,
   };
-  // The audit resolves citations through the finished shelf, exactly as a client would (§3.6).
-  for (const [plugin, rows] of auditCitations(shelf)) dangling.set(plugin, rows);
   return shelf;
 }
 

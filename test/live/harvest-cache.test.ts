@@ -117,22 +117,49 @@ test("a corrupted or foreign record is ignored", async () => {
   const config = configOf(base, ["plain", "other"]);
   const before = await shelfOf(config, cacheDir);
   const file = path.join(cacheDir, HARVEST_FILE);
-  const record = JSON.parse(fs.readFileSync(file, "utf8")) as { config: string; plugins: { id: string }[] };
+  const text = fs.readFileSync(file, "utf8");
+  const newline = text.indexOf("\n");
+  const header = JSON.parse(text.slice(0, newline)) as { version: number; config: string; digest: string };
+  const payload = text.slice(newline + 1);
   rewriteUnseen(big);
   const fresh = served(await shelfOf(config));
   const damaged = [
     "{ not json",
-    JSON.stringify({ ...record, version: 99 }),
-    JSON.stringify({ ...record, config: "another config" }),
-    // The right config, but an entry that is not a harvest: none of the record is trusted.
-    JSON.stringify({ ...record, plugins: [...record.plugins, { id: "x", skills: [{ dir: 1 }], libraryFiles: [] }] }),
+    payload, // no header
+    `${JSON.stringify({ ...header, version: 99 })}\n${payload}`,
+    `${JSON.stringify({ ...header, config: "another config" })}\n${payload}`,
+    // The right header, but a payload that is not the one it describes: none of it is trusted.
+    `${JSON.stringify(header)}\n${payload.replace('"id":"plain"', '"id":"plainer"')}`,
+    `${JSON.stringify(header)}\n${payload.slice(0, payload.length >> 1)}`,
   ];
-  for (const text of damaged) {
-    fs.writeFileSync(file, text);
+  for (const bad of damaged) {
+    fs.writeFileSync(file, bad);
     const shelf = await shelfOf(config, cacheDir);
     expect(digestOfBig(shelf)).not.toBe(digestOfBig(before));
     expect(served(shelf)).toEqual(fresh);
   }
+});
+
+test("fromRecord serves the recorded harvest without walking the disk, until a rescan verifies it", async () => {
+  const { base } = fixture();
+  const cacheDir = makeTemp();
+  const config = configOf(base, ["plain", "other"]);
+  const first = await shelfOf(config, cacheDir);
+  writeFiles(path.join(base, "plain"), { "skills/delta/SKILL.md": skillMd("delta") });
+  const service = await ShelfService.start(config, () => new Date(0), { cacheDir, fromRecord: true });
+  try {
+    expect(served(service.current)).toEqual(served(first));
+    expect([...service.unverified].sort()).toEqual(["other", "plain"]);
+    await service.rescan(service.unverified);
+    expect(service.current.plugins.get("plain")?.skills.map((s) => s.name)).toEqual(["alpha", "beta", "delta"]);
+    expect(served(service.current)).toEqual(served(await shelfOf(config)));
+  } finally {
+    await service.close();
+  }
+  // Without a record (or without fromRecord) nothing is unverified: the first shelf is what the disk holds.
+  const plain = await ShelfService.start(config, () => new Date(0), { fromRecord: true });
+  expect(plain.unverified.size).toBe(0);
+  await plain.close();
 });
 
 test("a cache directory that cannot be written costs only the shortcut", async () => {

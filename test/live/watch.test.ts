@@ -1,6 +1,6 @@
 // Live changes (§9, issue 8) through real processes: an author edits a skill and a connected client hears of it
 // once, reads the new text, and hears nothing when nothing visible changed.
-import { cpSync, mkdtempSync, rmSync, utimesSync, writeFileSync, mkdirSync } from "node:fs";
+import { cpSync, existsSync, mkdtempSync, rmSync, utimesSync, writeFileSync, mkdirSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { Client } from "@modelcontextprotocol/client";
@@ -148,6 +148,40 @@ describe("over stdio, a 2025-era session", () => {
     expect(heard).toEqual(["prompts_changed"]);
     const prompts = await client.listPrompts(undefined, { cacheMode: "bypass" });
     expect(prompts.prompts.find((p) => p.name === "engineering_review")?.description).toBe("Review carefully");
+  });
+});
+
+describe("a restart from the harvest record", () => {
+  test("serves at once, then what changed while it was down is verified and read back", async () => {
+    assertBuilt();
+    const shelf = copyShelf();
+    const args = [CLI, "serve", "--transport", "stdio", "--config", shelf.config, "--cache-dir", path.join(shelf.dir, "cache")];
+    const connect = async (): Promise<Client> => {
+      const client = new Client({ name: "restart-test", version: "1" });
+      await client.connect(new StdioClientTransport({ command: process.execPath, args, env: cleanEnv(), stderr: "pipe" }));
+      return client;
+    };
+    const first = await connect();
+    const before = await readText(first, LOGS_URI);
+    await first.close();
+    await until("the harvest record", () => existsSync(path.join(shelf.dir, "cache", "harvest.json")));
+
+    // While no server runs: a SKILL.md grows and a skill is added.
+    writeFileSync(path.join(shelf.dir, LOGS_MD), `${before}More.\n`);
+    const added = path.join(shelf.dir, "examples/engineering-kit/skills/observability/metrics");
+    mkdirSync(added);
+    writeFileSync(path.join(added, "SKILL.md"), "---\nname: metrics\ndescription: Read the dashboards.\n---\nBody\n");
+
+    const client = await connect();
+    try {
+      // The grown file is never served as the recorded one: the read waits for the verifying rescan.
+      expect(await readText(client, LOGS_URI)).toBe(`${before}More.\n`);
+      await until("the added skill", async () =>
+        (await readText(client, "skill://engineering/observability/_index.md")).includes("skill://engineering/observability/metrics/SKILL.md"),
+      );
+    } finally {
+      await client.close();
+    }
   });
 });
 
