@@ -1,4 +1,4 @@
-// Reading served files: one read per file gives its digest and its text-ness (and the bytes, when asked for).
+// Reading served files: one read per file gives its digest and its text-ness (and hands over the bytes, when asked).
 import { isUtf8 } from "node:buffer";
 import { createHash } from "node:crypto";
 import fs from "node:fs";
@@ -6,40 +6,39 @@ import fs from "node:fs";
 import type { DiskFile, HarvestedFile, HarvestedPlugin } from "../model.js";
 import type { Pacer } from "./pacer.js";
 
-/** Files up to this size are read whole in one call; larger ones are hashed in chunks. The shelf keeps no file's
- *  bytes either way: a read is served from disk (through the serving process's bounded cache, docs/performance.md). */
-export const SMALL_FILE_BYTES = 64 * 1024;
-/** A file over SMALL_FILE_BYTES is hashed in chunks of this size, never held whole. */
-const CHUNK_BYTES = 1024 * 1024;
+/** Files up to this size are read whole in one call; larger ones are hashed in chunks of this size. The shelf keeps
+ *  no file's bytes either way: a read is served from disk (through the serving process's bounded cache). */
+export const SMALL_FILE_BYTES = 1024 * 1024;
+
+/** The one buffer every read goes through: a harvest reads tens of thousands of files, and a fresh buffer for each
+ *  leaves ~100 MB of external memory behind it. Its contents are consumed before any `await`, so concurrent
+ *  harvests can share it. */
+const SCRATCH = Buffer.allocUnsafeSlow(SMALL_FILE_BYTES + 1);
 
 /** `sha256:` + 64 lower-case hex over the bytes. */
 export function digestOf(bytes: Uint8Array): string {
   return `sha256:${createHash("sha256").update(bytes).digest("hex")}`;
 }
 
-/** One buffer for every whole read: a harvest reads tens of thousands of files, and a fresh buffer for each
- *  leaves the allocator holding ~100 MB it never gives back. Used only between two synchronous calls. */
-const SCRATCH = Buffer.allocUnsafeSlow(SMALL_FILE_BYTES + 1);
-
-/** Read `file` once, reporting it as `path`; `keepBytes` returns the bytes too (a SKILL.md to parse). Sizes come
- *  from the bytes read, not the earlier stat, so the size and the digest always describe the same bytes. */
-export async function readHarvestedFile(file: DiskFile, path: string, keepBytes: boolean, pacer: Pacer): Promise<HarvestedFile> {
+/** Read `file` once, reporting it as `path`. `use` is handed the whole bytes first (a view that is only good during
+ *  the call: a SKILL.md to parse). Sizes come from the bytes read, not the earlier stat, so the size and the digest
+ *  always describe the same bytes. */
+export async function readHarvestedFile(file: DiskFile, path: string, pacer: Pacer, use?: (bytes: Uint8Array) => void): Promise<HarvestedFile> {
   const whole = file.size <= SMALL_FILE_BYTES ? readIntoScratch(file.abs) : null;
-  if (whole !== null || keepBytes) {
+  if (whole !== null || use !== undefined) {
     const bytes = whole ?? fs.readFileSync(file.abs);
+    use?.(bytes);
     // isUtf8 is the fatal TextDecoder's verdict without building the string.
-    const base = { path, abs: file.abs, size: bytes.length, mtimeMs: file.mtimeMs, digest: digestOf(bytes), text: isUtf8(bytes) };
-    return keepBytes ? { ...base, bytes: whole === null ? bytes : Uint8Array.prototype.slice.call(whole) } : base;
+    return { path, abs: file.abs, size: bytes.length, mtimeMs: file.mtimeMs, digest: digestOf(bytes), text: isUtf8(bytes) };
   }
   const hash = createHash("sha256");
   const decoder = new TextDecoder("utf-8", { fatal: true });
-  const chunk = Buffer.allocUnsafe(CHUNK_BYTES);
   let text = true;
   let size = 0;
   const fd = fs.openSync(file.abs, "r");
   try {
-    for (let n = fs.readSync(fd, chunk, 0, CHUNK_BYTES, size); n > 0; n = fs.readSync(fd, chunk, 0, CHUNK_BYTES, size)) {
-      const part = chunk.subarray(0, n);
+    for (let n = fs.readSync(fd, SCRATCH, 0, SMALL_FILE_BYTES, size); n > 0; n = fs.readSync(fd, SCRATCH, 0, SMALL_FILE_BYTES, size)) {
+      const part = SCRATCH.subarray(0, n);
       hash.update(part);
       size += n;
       if (text) text = decodes(decoder, part);
@@ -52,7 +51,7 @@ export async function readHarvestedFile(file: DiskFile, path: string, keepBytes:
   return { path, abs: file.abs, size, mtimeMs: file.mtimeMs, digest: `sha256:${hash.digest("hex")}`, text };
 }
 
-/** The whole file as a view of SCRATCH (good until the next call), or null when it has grown past
+/** The whole file as a view of SCRATCH (good until the next read), or null when it has grown past
  *  SMALL_FILE_BYTES since it was listed. */
 function readIntoScratch(abs: string): Uint8Array | null {
   const fd = fs.openSync(abs, "r");
@@ -92,30 +91,39 @@ export type ReadResult =
 /** Reads each file at most once, by its path from the plugin root: a nested skill's files are also its outer
  *  skill's files. Yields to the event loop between slices of work. */
 export interface FileReader {
-  read(file: DiskFile, keepBytes?: boolean): Promise<ReadResult>;
+  /** The file's read: reused from the previous harvest when unchanged, else read and hashed. */
+  read(file: DiskFile): Promise<ReadResult>;
+  /** Read the file whatever the previous harvest holds, handing its whole bytes to `use` during the read. */
+  readWith(file: DiskFile, use: (bytes: Uint8Array) => void): Promise<ReadResult>;
 }
 
 /** `prior` holds the previous harvest's reads by path from the plugin root: a file with the same real path, size
  *  and mtime is taken as unchanged (§9) and is neither re-read nor re-hashed. */
 export function createFileReader(pacer: Pacer, prior: ReadonlyMap<string, HarvestedFile> = new Map()): FileReader {
   const cache = new Map<string, Promise<ReadResult>>();
-  const load = async (file: DiskFile, keepBytes: boolean): Promise<ReadResult> => {
-    const old = prior.get(file.path);
-    // Reused as it is unless the caller needs bytes the old read did not keep.
-    if (old !== undefined && old.abs === file.abs && old.size === file.size && old.mtimeMs === file.mtimeMs && (!keepBytes || old.bytes !== undefined)) {
-      return { ok: true, file: { ...old, path: file.path } };
-    }
+  const load = async (file: DiskFile, use?: (bytes: Uint8Array) => void): Promise<ReadResult> => {
     if (pacer.due()) await pacer.pause();
     try {
-      return { ok: true, file: await readHarvestedFile(file, file.path, keepBytes, pacer) };
+      return { ok: true, file: await readHarvestedFile(file, file.path, pacer, use) };
     } catch (error) {
       return { ok: false, code: errorCode(error) };
     }
   };
   return {
-    read(file: DiskFile, keepBytes = false): Promise<ReadResult> {
+    read(file: DiskFile): Promise<ReadResult> {
       let result = cache.get(file.path);
-      if (result === undefined) cache.set(file.path, (result = load(file, keepBytes)));
+      if (result === undefined) {
+        const old = prior.get(file.path);
+        result = old !== undefined && old.abs === file.abs && old.size === file.size && old.mtimeMs === file.mtimeMs
+          ? Promise.resolve({ ok: true, file: { ...old, path: file.path } })
+          : load(file);
+        cache.set(file.path, result);
+      }
+      return result;
+    },
+    readWith(file: DiskFile, use: (bytes: Uint8Array) => void): Promise<ReadResult> {
+      const result = load(file, use);
+      cache.set(file.path, result);
       return result;
     },
   };
@@ -125,9 +133,9 @@ export function createFileReader(pacer: Pacer, prior: ReadonlyMap<string, Harves
 export function priorReads(previous: HarvestedPlugin | undefined): Map<string, HarvestedFile> {
   const reads = new Map<string, HarvestedFile>();
   if (previous === undefined || previous.status !== "ok") return reads;
-  // One file may be stored twice (a nested SKILL.md is also a file of its outer skill): keep the copy with bytes.
   const keep = (path: string, file: HarvestedFile): void => {
-    if (reads.get(path)?.bytes === undefined) reads.set(path, file);
+    const { bytes: _bytes, ...read } = file;
+    reads.set(path, read);
   };
   for (const skill of previous.skills) {
     const prefix = skill.dir === "" ? "" : `${skill.dir}/`;

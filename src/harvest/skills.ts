@@ -3,6 +3,7 @@ import type { HarvestedFile, HarvestedSkill } from "../model.js";
 import { findCitations } from "../shelf/citations.js";
 import { hasPlaceholders } from "../shelf/placeholders.js";
 import { type HarvestContext, under } from "./context.js";
+import { digestOf } from "./digest.js";
 import { checkSkillFrontmatter, parseSkillMd } from "./frontmatter.js";
 import { compileGlobs, type GlobSet } from "./globs.js";
 import { baseName, comparePaths, isHiddenPath, joinPath, parentOf, skillAddress } from "./paths.js";
@@ -104,20 +105,31 @@ async function readSkillMd(ctx: HarvestContext, dir: string, entry: WalkEntry): 
   if (before !== undefined && sameFile(before.skillMd, entry) && (!before.placeholders || before.skillMd.bytes !== undefined)) {
     return { ok: true, file: { ...before.skillMd, path: SKILL_MD }, parse: before };
   }
-  const read = await ctx.reader.read(entry, true);
+  let parsed = { reason: REASONS.unreadable("no bytes") } as BodyParse;
+  const read = await ctx.reader.readWith(entry, (bytes) => {
+    parsed = parseBody(bytes, before);
+  });
   if (!read.ok) return { ok: false, reason: REASONS.unreadable(read.code) };
-  const { bytes, ...file } = read.file;
-  if (bytes === undefined) return { ok: false, reason: REASONS.unreadable("no bytes") };
+  if ("reason" in parsed) return { ok: false, reason: parsed.reason };
+  return { ok: true, file: { ...read.file, path: SKILL_MD, ...(parsed.bytes === undefined ? {} : { bytes: parsed.bytes }) }, parse: parsed.parse };
+}
+
+/** Parse SKILL.md's bytes (a view good only during the call): the previous parse when the bytes are the same, and
+ *  a copy of the bytes only when the body has placeholders to substitute. */
+type BodyParse = { readonly parse: SkillMdBody; readonly bytes?: Uint8Array } | { readonly reason: string };
+
+function parseBody(bytes: Uint8Array, before: HarvestedSkill | undefined): BodyParse {
   let parse: SkillMdBody;
-  if (before !== undefined && before.skillMd.digest === file.digest) {
+  if (before !== undefined && before.skillMd.size === bytes.length && before.skillMd.digest === digestOf(bytes)) {
     parse = before; // Same digest, same bytes: the YAML is not parsed again.
   } else {
     const parsed = parseSkillMd(bytes);
-    if (!parsed.ok) return { ok: false, reason: parsed.reason };
+    if (!parsed.ok) return { reason: parsed.reason };
     const body = UTF8.decode(bytes.subarray(parsed.bodyOffset));
     parse = { frontmatter: parsed.frontmatter, bodyOffset: parsed.bodyOffset, cites: findCitations(body), placeholders: hasPlaceholders(body) };
   }
-  return { ok: true, file: { ...file, path: SKILL_MD, ...(parse.placeholders ? { bytes } : {}) }, parse };
+  // A copy (a Buffer's `slice` would be another view of the shared read buffer).
+  return parse.placeholders ? { parse, bytes: new Uint8Array(bytes) } : { parse };
 }
 
 function sameFile(a: HarvestedFile, b: WalkEntry): boolean {

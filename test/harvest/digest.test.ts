@@ -34,7 +34,7 @@ describe("digests and text; no bytes kept", () => {
     });
     const plugin = await harvest(root);
     const skill = plugin.skills[0];
-    expect(SMALL_FILE_BYTES).toBe(65536);
+    expect(SMALL_FILE_BYTES).toBe(MiB);
     // A SKILL.md without placeholders keeps no bytes: it is served from disk like any file.
     expect(skill?.skillMd).toEqual({
       path: "SKILL.md",
