@@ -83,6 +83,9 @@ export interface HarvestedPlugin {
   /** The prompts that parse (set by `parsePluginPrompts`, which also adds the prompt skip rows to `skipped`). */
   readonly parsedPrompts?: readonly ParsedPrompt[];
   readonly skipped: readonly SkipRow[];
+  /** A digest of the harvest's input and of every walked file's real path, size and mtime: a later harvest whose
+   *  walk gives the same key keeps this one as it is. */
+  readonly walkKey?: string;
 }
 
 /** A prompt file as harvest read it; the prompts module decides the dialect and arguments. */

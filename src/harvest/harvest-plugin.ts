@@ -1,4 +1,5 @@
 // Harvest one plugin: walk its root once, then pick skills, library files and prompts from that one walk.
+import { createHash } from "node:crypto";
 import type { DiskFile, HarvestedPlugin, PluginMeta } from "../model.js";
 import type { HarvestContext } from "./context.js";
 import { createFileReader, errorCode, priorReads } from "./digest.js";
@@ -9,7 +10,7 @@ import { comparePaths } from "./paths.js";
 import { harvestPrompts, selectPromptGlobs } from "./prompts.js";
 import { compileSkillGlobs, harvestSkills } from "./skills.js";
 import { SkipRows } from "./skip-rows.js";
-import { openRoot, walkRoot } from "./walk.js";
+import { openRoot, walkRoot, type WalkEntry } from "./walk.js";
 
 export interface HarvestInput {
   readonly id: string;
@@ -76,9 +77,13 @@ async function harvestRoot(input: HarvestInput, rootReal: string): Promise<Harve
   const pacer = sharedPacer();
   const walk = await walkRoot(rootReal, optIns, pacer);
   const entries = walk.files.sort((a, b) => comparePaths(a.path, b.path));
+  const escapes = walk.escapes.sort(comparePaths);
+  // The same spec over the same files, each at the same real path, size and mtime: the last harvest stands (§9).
+  const walkKey = keyOf(input, rootReal, entries, escapes);
+  if (input.previous?.status === "ok" && input.previous.walkKey === walkKey) return input.previous;
   const ctx: HarvestContext = {
     entries,
-    escapes: walk.escapes.sort(comparePaths),
+    escapes,
     fileBytes: input.limits.fileBytes,
     reader: createFileReader(pacer, priorReads(input.previous)),
     pacer,
@@ -108,5 +113,15 @@ async function harvestRoot(input: HarvestInput, rootReal: string): Promise<Harve
     skillDirs,
     prompts,
     skipped: ctx.skipped.sorted(),
+    walkKey,
   };
+}
+
+/** A digest of what a harvest depends on: the input (but the previous harvest) and every walked file's stat. */
+function keyOf(input: HarvestInput, rootReal: string, entries: readonly WalkEntry[], escapes: readonly string[]): string {
+  const { previous: _previous, ...spec } = input;
+  const hash = createHash("sha256").update(JSON.stringify(spec)).update(`\0${rootReal}\0`);
+  for (const e of entries) hash.update(`${e.path}\0${e.abs}\0${e.size}\0${e.mtimeMs}\0${e.hidden ? 1 : 0}\n`);
+  for (const escape of escapes) hash.update(`${escape}\n`);
+  return hash.digest("hex");
 }

@@ -31,6 +31,8 @@ export interface AssembleOptions {
   readonly unchanged?: (fetch: string) => boolean;
   /** The watch state of a local fetch, for /health. */
   readonly watch?: (fetch: string) => FetchReport["watch"];
+  /** The shelf being replaced: libraries whose plan and plugins did not change are kept from it. */
+  readonly previousShelf?: Shelf;
 }
 
 /** Per plugin id: the harvest, and a stamp of what it was harvested from (commit + spec). */
@@ -97,6 +99,7 @@ export async function assemble(config: Config, options: AssembleOptions): Promis
     libraries: planLibraries(layout.libraries, plugins, marketplaces),
     plugins,
     fetches: reportFetches(used, plugins, options.built, options.watch),
+    ...(options.previousShelf === undefined ? {} : { previous: options.previousShelf }),
   });
   return { shelf, memo, trees: used };
 }
@@ -229,7 +232,8 @@ async function harvestSpec(config: Config, spec: PluginSpec, trees: TreeTable, o
     // Unchanged local files (same real path, size and mtime) are not read again; /reindex reads everything.
     ...(options.force !== true && previous !== undefined ? { previous: previous.plugin } : {}),
   });
-  return parsePluginPrompts({ ...harvested, dialect: spec.dialect });
+  // An unchanged walk hands back the previous harvest itself, prompts already parsed.
+  return harvested === previous?.plugin ? harvested : parsePluginPrompts({ ...harvested, dialect: spec.dialect });
 }
 
 /** The commit and everything the spec says, or undefined for a local tree (it may change at any time). */

@@ -208,6 +208,7 @@ export class ShelfService {
       previous: this.memo,
       force: mode.force,
       ...(mode.unchanged === undefined ? {} : { unchanged: mode.unchanged }),
+      previousShelf: previous,
       ...(this.options.watch === undefined ? {} : { watch: this.options.watch }),
     });
     // The first shelf's fingerprint is taken here, at the first rebuild, not before the first request.

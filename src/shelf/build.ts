@@ -36,12 +36,14 @@ export interface BuildInput {
   readonly libraries: readonly LibraryPlan[];
   readonly plugins: readonly HarvestedPlugin[];
   readonly fetches: ReadonlyMap<string, FetchReport>;
+  /** The shelf this one replaces: a library whose plan and plugins are all unchanged is taken from it as is. */
+  readonly previous?: Shelf;
 }
 
 export function buildShelf(input: BuildInput): Shelf {
   const plugins = new Map(input.plugins.map((plugin) => [plugin.id, plugin]));
   const libraries = new Map<string, Library>();
-  for (const plan of input.libraries) libraries.set(plan.name, buildLibrary(plan, plugins));
+  for (const plan of input.libraries) libraries.set(plan.name, reusedLibrary(plan, plugins, input.previous) ?? buildLibrary(plan, plugins));
   let dangling: ReadonlyMap<string, readonly Dangling[]> | undefined;
   const shelf: Shelf = {
     generation: input.generation,
@@ -62,7 +64,23 @@ export function sha256(bytes: Uint8Array): string {
   return `sha256:${createHash("sha256").update(bytes).digest("hex")}`;
 }
 
+/** Each library's plan, as built: a library is a function of its plan and its plugins' harvests. */
+const PLANS = new WeakMap<Library, string>();
+
+/** The previous shelf's library when its plan is the same and each of its plugins is the very same harvest. */
+function reusedLibrary(plan: LibraryPlan, plugins: ReadonlyMap<string, HarvestedPlugin>, previous: Shelf | undefined): Library | undefined {
+  const before = previous?.libraries.get(plan.name);
+  if (before === undefined || PLANS.get(before) !== JSON.stringify(plan)) return undefined;
+  return plan.plugins.every((id) => plugins.get(id) === previous?.plugins.get(id)) ? before : undefined;
+}
+
 function buildLibrary(plan: LibraryPlan, plugins: ReadonlyMap<string, HarvestedPlugin>): Library {
+  const library = assembleLibrary(plan, plugins);
+  PLANS.set(library, JSON.stringify(plan));
+  return library;
+}
+
+function assembleLibrary(plan: LibraryPlan, plugins: ReadonlyMap<string, HarvestedPlugin>): Library {
   const claims = new Claims(plan.name);
   const served: string[] = [];
   const conflicts: LibraryConflict[] = [];

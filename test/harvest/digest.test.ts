@@ -102,3 +102,18 @@ describe("a plugin root that cannot be harvested", () => {
     expect(JSON.stringify([missing, file])).not.toContain(base);
   });
 });
+
+describe("an unchanged walk", () => {
+  test("hands back the previous harvest itself; a moved mtime or another spec harvests again", async () => {
+    const root = makeTree({ "skills/x/SKILL.md": skillMd("x"), "skills/x/a.md": "one" });
+    const first = await harvest(root);
+    expect(first.walkKey).toMatch(/^[0-9a-f]{64}$/);
+    expect(await harvest(root, { previous: first })).toBe(first);
+    expect(await harvest(root, { previous: first, files: ["**/*.md"] })).not.toBe(first);
+    fs.utimesSync(path.join(root, "skills", "x", "a.md"), 5000, 5000);
+    const touched = await harvest(root, { previous: first });
+    expect(touched).not.toBe(first);
+    expect(touched.walkKey).not.toBe(first.walkKey);
+    expect(fileOf(touched, "a.md")?.digest).toBe(sha("one"));
+  });
+});

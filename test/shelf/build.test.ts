@@ -187,3 +187,24 @@ describe("library selection", () => {
     expect(selectLibraryPlugins({ plugins, ...(selector === undefined ? {} : { pluginSelector: selector }) }, metas)).toEqual(expected);
   });
 });
+
+describe("rebuilding from the previous shelf", () => {
+  test("a library whose plan and plugins' harvests are the same objects is kept; any other is built again", async () => {
+    const a = await plugin("reuse-a", { "skills/one/SKILL.md": skillMd("one") });
+    const b = await plugin("reuse-b", { "skills/two/SKILL.md": skillMd("two") });
+    const plans: LibraryPlan[] = [
+      { name: "first", description: "", plugins: ["reuse-a"] },
+      { name: "second", description: "", plugins: ["reuse-b"] },
+    ];
+    const before = build([a, b], plans);
+    const b2 = await plugin("reuse-b", { "skills/two/SKILL.md": skillMd("two", "# changed\n") });
+    const after = buildShelf({ generation: 2, built: "2026-11-30T00:00:01.000Z", libraries: plans, plugins: [a, b2], fetches: new Map(), previous: before });
+    expect(after.libraries.get("first")).toBe(before.libraries.get("first"));
+    expect(after.libraries.get("second")).not.toBe(before.libraries.get("second"));
+    // A changed plan (here the description) builds the library again even over the same harvests.
+    const replanned = buildShelf({ ...{ generation: 3, built: "x", plugins: [a, b2], fetches: new Map(), previous: after }, libraries: [{ ...plans[0], description: "new" } as LibraryPlan, plans[1] as LibraryPlan] });
+    expect(replanned.libraries.get("first")).not.toBe(after.libraries.get("first"));
+    expect(replanned.libraries.get("first")?.description).toBe("new");
+    expect(replanned.libraries.get("second")).toBe(after.libraries.get("second"));
+  });
+});
