@@ -180,6 +180,8 @@ export async function runServeSuite(ctx, shelf) {
   await stdio.close();
 
   log(`serve ${n}: skillshelf over HTTP`);
+  // A cold start: without the harvest record the stdio runs wrote (with it, this would be a restart).
+  fs.rmSync(cacheDir, { recursive: true, force: true });
   const http = await startServer(ours("http", "modern"));
   out.httpCold = { listingMs: (await firstListing(http)).ms, readyMs: http.readyMs };
   for (const workload of workloads) {
