@@ -123,3 +123,15 @@ export async function waitQuiet({ cores = 0.25, maxMs = 15_000, pids = [] } = {}
   }
   return performance.now() - t0;
 }
+
+/** Wait (up to `maxMs`) until the process itself is idle: under `cores` over a quarter second. A server finishing
+ *  its start in the background (watches, the catch-up rescan) would otherwise be measured mid-way. */
+export async function waitIdle(pid, { cores = 0.1, maxMs = 10_000 } = {}) {
+  const t0 = performance.now();
+  while (performance.now() - t0 < maxMs) {
+    const before = cpuTicks(pid);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    if ((cpuTicks(pid) - before) / TICKS_PER_SECOND / 0.25 < cores) break;
+  }
+  return performance.now() - t0;
+}

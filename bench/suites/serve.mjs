@@ -6,7 +6,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { readMix, skillMdMix } from "../lib/mixes.mjs";
 import { floorSpec, peerLoadMs, peerSpec, skillshelfSpec, startServer } from "../lib/servers.mjs";
-import { waitQuiet, watchOthers } from "../lib/proc.mjs";
+import { waitIdle, waitQuiet, watchOthers } from "../lib/proc.mjs";
 import { median, runLoad } from "../lib/stats.mjs";
 
 /** Cores other processes may take during a load before it is measured again. */
@@ -28,6 +28,7 @@ export async function loadWorkload(handle, workload, concurrency, ctx, { peer = 
   const prepared = calls.map((call) => handle.prepare(workload.method, call.params));
   const expectOf = (i) => (floor ? (workload.method === "skills/list" ? "list" : "hit") : calls[i].expect);
   const measure = async () => {
+    await waitIdle(handle.pid);
     await waitQuiet({ pids: [handle.pid], maxMs: ctx.options.quietWaitMs });
     const watch = watchOthers([handle.pid]);
     const result = await runLoad(
