@@ -102,7 +102,9 @@ async function runServe(values: Values, dirs: readonly string[]): Promise<number
   const service = live.service;
   service.startRefreshTimers();
   const shelf = service.current;
-  log.log("info", "shelf built", { generation: shelf.generation, libraries: shelf.libraries.size, skills: buildHealth(shelf).skills });
+  // Counted here, not through buildHealth: that would run the citation audit before the first request.
+  const skills = [...shelf.libraries.values()].reduce((sum, library) => sum + library.skills.size, 0);
+  log.log("info", "shelf built", { generation: shelf.generation, libraries: shelf.libraries.size, skills });
   service.holder.onSwap((next) => log.log("info", "shelf rebuilt", { generation: next.generation }));
   const deps = { holder: service.holder, version: VERSION, ttlMs: config.ttlMs, contents: new ContentCache() };
 

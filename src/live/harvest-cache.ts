@@ -17,11 +17,13 @@ import { parsePromptFiles } from "../prompts/index.js";
 import type { HarvestMemo } from "./assemble.js";
 
 export const HARVEST_FILE = "harvest.json";
-const HARVEST_VERSION = 3;
+const HARVEST_VERSION = 4;
 
 type RecordedFile = Omit<HarvestedFile, "bytes"> & { readonly bytes?: string };
 type RecordedSkill = Omit<HarvestedSkill, "skillMd" | "files"> & { readonly skillMd: RecordedFile; readonly files: readonly RecordedFile[] };
 type RecordedPlugin = Omit<HarvestedPlugin, "skills" | "libraryFiles" | "tree" | "parsedPrompts" | "error" | "status"> & {
+  /** The directory every file's `abs` is recorded relative to (an `abs` outside it is recorded whole). */
+  readonly base: string;
   readonly skills: readonly RecordedSkill[];
   readonly libraryFiles: readonly RecordedFile[];
   readonly tree: readonly DiskFile[];
@@ -77,34 +79,55 @@ export async function writeHarvestCache(cacheDir: string, configDigest: string, 
 
 function toRecord(plugin: HarvestedPlugin): RecordedPlugin {
   const { skills, libraryFiles, tree, parsedPrompts: _parsed, status: _status, error: _error, ...rest } = plugin;
+  const base = commonDir([...tree.values()].map((file) => file.abs));
+  const fileRecord = (file: HarvestedFile): RecordedFile => {
+    const { bytes, ...read } = file;
+    const short = { ...read, abs: relativeTo(base, file.abs) };
+    return bytes === undefined ? short : { ...short, bytes: Buffer.from(bytes).toString("base64") };
+  };
   return {
     ...rest,
+    base,
     skills: skills.map((skill) => ({ ...skill, skillMd: fileRecord(skill.skillMd), files: skill.files.map(fileRecord) })),
     libraryFiles: libraryFiles.map(fileRecord),
-    tree: [...tree.values()],
+    tree: [...tree.values()].map((file) => ({ ...file, abs: relativeTo(base, file.abs) })),
   };
-}
-
-function fileRecord(file: HarvestedFile): RecordedFile {
-  const { bytes, ...rest } = file;
-  return bytes === undefined ? rest : { ...rest, bytes: Buffer.from(bytes).toString("base64") };
 }
 
 /** The plugin as harvested, its prompts parsed again from the recorded files (their skip rows are recorded). */
 function toPlugin(entry: RecordedPlugin): HarvestedPlugin {
+  const { base, ...recorded } = entry;
+  const toFile = (file: RecordedFile): HarvestedFile => {
+    const { bytes, ...read } = file;
+    const whole = { ...read, abs: absoluteIn(base, file.abs) };
+    return bytes === undefined ? whole : { ...whole, bytes: new Uint8Array(Buffer.from(bytes, "base64")) };
+  };
   const plugin: HarvestedPlugin = {
-    ...entry,
+    ...recorded,
     status: "ok",
     skills: entry.skills.map((skill) => ({ ...skill, skillMd: toFile(skill.skillMd), files: skill.files.map(toFile) })),
     libraryFiles: entry.libraryFiles.map(toFile),
-    tree: new Map(entry.tree.map((file) => [file.path, file])),
+    tree: new Map(entry.tree.map((file) => [file.path, { ...file, abs: absoluteIn(base, file.abs) }])),
   };
   return { ...plugin, parsedPrompts: parsePromptFiles(plugin.prompts, plugin.dialect ?? "auto").prompts };
 }
 
-function toFile(file: RecordedFile): HarvestedFile {
-  const { bytes, ...rest } = file;
-  return bytes === undefined ? rest : { ...rest, bytes: new Uint8Array(Buffer.from(bytes, "base64")) };
+/** The longest directory (ending in `/`) that holds every path: the plugin's root, in practice. */
+function commonDir(paths: readonly string[]): string {
+  let base = paths.length === 0 ? "/" : (paths[0] as string).slice(0, (paths[0] as string).lastIndexOf("/") + 1);
+  for (const abs of paths) {
+    while (!abs.startsWith(base)) base = base.slice(0, base.lastIndexOf("/", base.length - 2) + 1);
+  }
+  return base;
+}
+
+/** Absolute paths start with `/`, so a recorded `abs` without one is relative to the base. */
+function relativeTo(base: string, abs: string): string {
+  return abs.startsWith(base) ? abs.slice(base.length) : abs;
+}
+
+function absoluteIn(base: string, recorded: string): string {
+  return recorded.startsWith("/") ? recorded : base + recorded;
 }
 
 /** Strings, finite numbers (not -0), booleans, null, arrays and plain objects: what JSON round-trips unchanged. */

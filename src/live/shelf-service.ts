@@ -122,6 +122,8 @@ export class ShelfService {
       if (refused !== undefined) throw new CredentialRefusedError(refused.key, refused.error ?? "the credentials were refused");
       const service = new ShelfService(config, now, options, git, tempCacheDir, new ShelfHolder(result.shelf));
       if (trusted) {
+        // What came from the record is on disk already: only a harvest that differs is written again.
+        service.recorded = new Map([...result.shelf.plugins.values()].filter((plugin) => recorded.get(plugin.id)?.plugin === plugin).map((plugin) => [plugin.id, plugin]));
         service.unverified = new Set([...result.trees.values()].filter((tree) => tree.kind === "local").map((tree) => tree.key));
         // Until the verifying rescan ends, a read that meets a changed file waits for it (ShelfHolder.catchUp).
         service.holder.sawChange();
