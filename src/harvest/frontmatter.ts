@@ -76,7 +76,8 @@ export function parseSkillMd(bytes: Uint8Array): SkillMdParse {
     // An alias bomb or a circular alias: the document is valid YAML but not plain data.
     return { ok: false, reason: REASONS.unparseable(describeYamlError(e instanceof Error ? e.message : "it cannot be read as plain data", undefined, undefined)) };
   }
-  return { ok: true, frontmatter: frontmatter as Record<string, unknown>, bodyOffset: Math.min(closingEnd + 1, bytes.length) };
+  // A copy: the parsed values are views of the YAML text, which they would otherwise keep alive in the shelf.
+  return { ok: true, frontmatter: structuredClone(frontmatter) as Record<string, unknown>, bodyOffset: Math.min(closingEnd + 1, bytes.length) };
 }
 
 /** The Agent Skills name rule (§3.4): `pdf-tools` => true, `-x`, `a--b`, `PDF` => false. */

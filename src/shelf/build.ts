@@ -206,7 +206,8 @@ function serveFile(file: HarvestedFile): ServedFile {
     digest: file.digest,
     mimeType: mimeTypeFor(file.path, file.text),
     text: file.text,
-    disk: { path: file.path, abs: file.abs, size: file.size, mtimeMs: file.mtimeMs },
+    // The harvested file itself (reads use its real path, size and mtime): one object per file, not one per library.
+    disk: file,
   };
 }
 
