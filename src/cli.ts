@@ -8,7 +8,6 @@ import v8 from "node:v8";
 import { serveStdio } from "@modelcontextprotocol/server/stdio";
 import { ConfigInvalidError, configFromDirectories, formatConfigErrors, formatSchema, loadConfig } from "./config/index.js";
 import type { Config } from "./config/types.js";
-import { createHttpApp } from "./http/app.js";
 import { startLiveShelf } from "./live/live-shelf.js";
 import { CredentialRefusedError, ShelfService } from "./live/shelf-service.js";
 import { createLogger, LOG_LEVELS, type LogFormat, type Logger, type LogLevel } from "./log.js";
@@ -142,6 +141,8 @@ async function runServe(values: Values, dirs: readonly string[]): Promise<number
 
   const host = setting(values, "host", "SKILLSHELF_HOST") ?? "127.0.0.1";
   const port = parsePort(setting(values, "port", "SKILLSHELF_PORT") ?? "8000");
+  // Loaded only here: express and the HTTP face cost a stdio server or `check` ~50 ms and ~9 MB for nothing.
+  const { createHttpApp } = await import("./http/app.js");
   const { app, mcp, inFlight } = createHttpApp(service.holder, deps, {
     host,
     allowedHosts: values["allowed-hosts"] ?? [],
