@@ -4,8 +4,8 @@ import type { ShelfHolder } from "../live/holder.js";
 import type { Answer, Scope } from "../model.js";
 import { NOT_FOUND_ADVICE, resolve } from "../resolve/index.js";
 import { mimeTypeFor } from "../resolve/media.js";
-import { decodeUtf8, readFallbackFile, readServedFile, type Content } from "../sources/content.js";
-import type { Body, ContentCache } from "./content-cache.js";
+import { decodeUtf8, readFallbackFile, readServedFile } from "../sources/content.js";
+import type { ContentCache } from "./content-cache.js";
 
 export type ReadOutcome =
   | { readonly ok: true; readonly uri: string; readonly mimeType: string; readonly text: string }
@@ -27,19 +27,22 @@ export async function readAnswer(answer: Answer, contents: ContentCache): Promis
     case "document":
       return { ok: true, uri: answer.uri, mimeType: answer.mimeType, text: answer.text };
     case "file": {
-      const typeOf = (body: Body): string => ("text" in body ? answer.mimeType : answer.file.mimeType);
-      const held = contents.get(answer.file.digest);
-      if (held !== undefined) return { ok: true, uri: answer.uri, mimeType: typeOf(held), ...held };
-      // Only bytes verified against the published digest reach here, so they may be held under it.
-      const body = bodyOf(await readServedFile(answer.file));
-      if (body === null) return { ...notFound(answer.uri), stale: true };
-      contents.set(answer.file.digest, body);
-      return { ok: true, uri: answer.uri, mimeType: typeOf(body), ...body };
+      let bytes = contents.get(answer.file.digest);
+      if (bytes === undefined) {
+        const content = await readServedFile(answer.file);
+        if (!content.ok) return { ...notFound(answer.uri), stale: true };
+        // Verified against the published digest, so they may be held under it.
+        bytes = content.bytes;
+        contents.set(answer.file.digest, bytes);
+      }
+      const body = bodyOf(bytes);
+      return { ok: true, uri: answer.uri, mimeType: "text" in body ? answer.mimeType : answer.file.mimeType, ...body };
     }
     case "fallback": {
       // A fallback read publishes no digest, so there is nothing to hold it under.
-      const body = bodyOf(await readFallbackFile(answer.disk));
-      if (body === null) return notFound(answer.uri);
+      const content = await readFallbackFile(answer.disk);
+      if (!content.ok) return notFound(answer.uri);
+      const body = bodyOf(content.bytes);
       return { ok: true, uri: answer.uri, mimeType: mimeTypeFor(answer.disk.path, "text" in body), ...body };
     }
   }
@@ -51,8 +54,8 @@ function notFound(uri: string): ReadOutcome & { ok: false } {
   return { ok: false, uri, message: `Not found: ${uri}. ${NOT_FOUND_ADVICE}` };
 }
 
-function bodyOf(content: Content): Body | null {
-  if (!content.ok) return null;
-  const text = decodeUtf8(content.bytes);
-  return text === null ? { blob: Buffer.from(content.bytes).toString("base64") } : { text };
+/** UTF-8 text as a string, anything else as base64. */
+function bodyOf(bytes: Uint8Array): { readonly text: string } | { readonly blob: string } {
+  const text = decodeUtf8(bytes);
+  return text === null ? { blob: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("base64") } : { text };
 }

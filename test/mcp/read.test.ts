@@ -27,26 +27,29 @@ function fileAnswer(name: string, content: string | Uint8Array, mimeType = "text
   return { kind: "file", uri: `skill://lib/s/${name}`, mimeType: "text/markdown", file };
 }
 
+const bytesOf = (length: number): Uint8Array => new Uint8Array(length).fill(0x61);
+
 describe("ContentCache", () => {
-  test("holds bodies up to its budget and evicts the least recently read first", () => {
+  test("holds bytes up to its budget and evicts the least recently read first", () => {
     const cache = new ContentCache(10, 6);
-    cache.set("a", { text: "aaaa" });
-    cache.set("b", { blob: "bbbb" });
-    expect(cache.get("a")).toEqual({ text: "aaaa" }); // a is now the most recently read
-    cache.set("c", { text: "cc" }); // 10 chars: still within the budget
-    expect(cache.size).toEqual({ entries: 3, chars: 10 });
-    cache.set("d", { text: "d" }); // 11: b, the least recently read, goes
-    expect([cache.get("a"), cache.get("b"), cache.get("c"), cache.get("d")]).toEqual([{ text: "aaaa" }, undefined, { text: "cc" }, { text: "d" }]);
-    expect(cache.size).toEqual({ entries: 3, chars: 7 });
+    const [a, b, c, d] = [bytesOf(4), bytesOf(4), bytesOf(2), bytesOf(1)];
+    cache.set("a", a);
+    cache.set("b", b);
+    expect(cache.get("a")).toBe(a); // a is now the most recently read
+    cache.set("c", c); // 10 bytes: still within the budget
+    expect(cache.size).toEqual({ entries: 3, bytes: 10 });
+    cache.set("d", d); // 11: b, the least recently read, goes
+    expect([cache.get("a"), cache.get("b"), cache.get("c"), cache.get("d")]).toEqual([a, undefined, c, d]);
+    expect(cache.size).toEqual({ entries: 3, bytes: 7 });
   });
 
-  test("a body over the entry limit is never held; a digest already held is not counted twice", () => {
+  test("bytes over the entry limit are never held; a digest already held is not counted twice", () => {
     const cache = new ContentCache(100, 6);
-    cache.set("big", { text: "x".repeat(7) });
-    cache.set("a", { text: "abc" });
-    cache.set("a", { text: "abc" });
+    cache.set("big", bytesOf(7));
+    cache.set("a", bytesOf(3));
+    cache.set("a", bytesOf(3));
     expect(cache.get("big")).toBeUndefined();
-    expect(cache.size).toEqual({ entries: 1, chars: 3 });
+    expect(cache.size).toEqual({ entries: 1, bytes: 3 });
   });
 });
 
@@ -58,7 +61,7 @@ describe("readAnswer", () => {
     expect(first).toEqual({ ok: true, uri: "skill://lib/s/once.md", mimeType: "text/markdown", text: "# once\n" });
     rmSync(answer.file.disk.abs); // The second read cannot have come from disk.
     expect(await readAnswer(answer, cache)).toEqual(first);
-    expect(cache.size).toEqual({ entries: 1, chars: 7 });
+    expect(cache.size).toEqual({ entries: 1, bytes: 7 });
   });
 
   test("bytes that disagree with the published digest are refused and not held", async () => {
@@ -72,7 +75,7 @@ describe("readAnswer", () => {
       message: expect.stringMatching(/^Not found: skill:\/\/lib\/s\/moved\.md\. /) as unknown,
       stale: true, // readUri waits for a pending rescan on this
     });
-    expect(cache.size).toEqual({ entries: 0, chars: 0 });
+    expect(cache.size).toEqual({ entries: 0, bytes: 0 });
   });
 
   test("a binary file is a base64 blob with the file's own type; substituted bytes are served from the shelf", async () => {
