@@ -96,6 +96,9 @@ async function runServe(values: Values, dirs: readonly string[]): Promise<number
   const logFormat = oneOf<LogFormat>("log-format", values["log-format"] ?? "text", ["text", "json"]);
   const log = createLogger((line) => process.stderr.write(`${line}\n`), logFormat, logLevel as LogLevel, () => new Date());
   const config = await readConfig(values, dirs);
+  // Express and the HTTP face are loaded only to serve HTTP (a stdio server or `check` would pay ~50 ms and ~9 MB
+  // for nothing), and while the shelf is built: once it is served, watch setup competes for the event loop.
+  const httpFace = transport === "http" ? import("./http/app.js") : undefined;
   // A restart serves the recorded local harvests at once; the live shelf verifies them against the disk next.
   const live = await startLiveShelf(config, () => new Date(), { cacheDir: cacheDirOf(values), log, fromRecord: true });
   const service = live.service;
@@ -141,8 +144,7 @@ async function runServe(values: Values, dirs: readonly string[]): Promise<number
 
   const host = setting(values, "host", "SKILLSHELF_HOST") ?? "127.0.0.1";
   const port = parsePort(setting(values, "port", "SKILLSHELF_PORT") ?? "8000");
-  // Loaded only here: express and the HTTP face cost a stdio server or `check` ~50 ms and ~9 MB for nothing.
-  const { createHttpApp } = await import("./http/app.js");
+  const { createHttpApp } = await (httpFace ?? import("./http/app.js"));
   const { app, mcp, inFlight } = createHttpApp(service.holder, deps, {
     host,
     allowedHosts: values["allowed-hosts"] ?? [],

@@ -34,6 +34,9 @@ export interface ShelfServiceOptions {
   readonly fromRecord?: boolean;
 }
 
+/** How long after a build its harvest record is written. */
+const RECORD_DELAY_MS = 1000;
+
 /** A credential refused (or unavailable) at cold start: the CLI exits 3 with this message, naming the fetch. */
 export class CredentialRefusedError extends Error {
   constructor(
@@ -65,6 +68,8 @@ export class ShelfService {
   /** The local harvests last recorded (or being recorded), by plugin id; the writes, one after another. */
   private recorded: ReadonlyMap<string, HarvestedPlugin> = new Map();
   private recording: Promise<void> = Promise.resolve();
+  /** Ends the wait before the pending record write (close() writes it at once). */
+  private hurryRecord: (() => void) | undefined;
   /** Where local harvests are recorded (absolute), and the config digest the record is written under. */
   private harvestDir: string | undefined;
   private configDigest = "";
@@ -188,6 +193,7 @@ export class ShelfService {
     this.closed = true;
     for (const timer of this.timers.splice(0)) clearInterval(timer);
     await this.queue.catch(() => undefined);
+    this.hurryRecord?.();
     await this.recording;
     await this.git?.close();
     if (this.tempCacheDir !== undefined) await rm(this.tempCacheDir, { recursive: true, force: true });
@@ -256,11 +262,28 @@ export class ShelfService {
     if (local.size === this.recorded.size && [...local].every(([id, plugin]) => this.recorded.get(id) === plugin)) return;
     this.recorded = local;
     this.recording = this.recording
+      .then(() => this.recordDelay())
       .then(() => writeHarvestCache(cacheDir, this.configDigest, [...local.values()]))
       .catch((error: unknown) => {
         this.recorded = new Map();
         this.options.log?.log("debug", "harvest record not written", { error: codeOf(error) });
       });
+  }
+
+  /** The wait before a record is written: its JSON is tens of MB on a large shelf, and the first requests after a
+   *  start should not queue behind it. Cut short by close(). */
+  private recordDelay(): Promise<void> {
+    if (this.closed) return Promise.resolve();
+    return new Promise((resolve) => {
+      const done = (): void => {
+        clearTimeout(timer);
+        this.hurryRecord = undefined;
+        resolve();
+      };
+      const timer = setTimeout(done, RECORD_DELAY_MS);
+      timer.unref();
+      this.hurryRecord = done;
+    });
   }
 
   /** One log line per fetch whose state changed: moved, stale, failed or recovered. */
