@@ -7,17 +7,17 @@
 // - any other first build (`check`) takes the record as the previous harvest: every file is walked and stat-ed,
 //   and one at the same real path, size and mtime keeps its recorded digest and parse instead of being read again.
 // The raw bytes of a SKILL.md with placeholders are recorded (base64): they are substituted per library at build.
-// Written whole to a temporary file and renamed over the old one, like the git record; a record that is missing,
+// Written to a temporary file a plugin at a time and renamed over the old one, like the git record; a record that is missing,
 // damaged, of another version or written under another config is ignored whole.
 import { createHash, randomBytes } from "node:crypto";
-import { mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
+import { mkdir, open, readFile, rename, rm } from "node:fs/promises";
 import path from "node:path";
 import type { DiskFile, HarvestedFile, HarvestedPlugin, HarvestedSkill } from "../model.js";
 import { parsePromptFiles } from "../prompts/index.js";
 import type { HarvestMemo } from "./assemble.js";
 
 export const HARVEST_FILE = "harvest.json";
-const HARVEST_VERSION = 4;
+const HARVEST_VERSION = 5;
 
 type RecordedFile = Omit<HarvestedFile, "bytes"> & { readonly bytes?: string };
 type RecordedSkill = Omit<HarvestedSkill, "skillMd" | "files"> & { readonly skillMd: RecordedFile; readonly files: readonly RecordedFile[] };
@@ -29,31 +29,42 @@ type RecordedPlugin = Omit<HarvestedPlugin, "skills" | "libraryFiles" | "tree" |
   readonly tree: readonly DiskFile[];
 };
 
-/** The record is a header line, then the harvests as JSON. The header names the version, the config digest and
- *  the payload's digest: the cache directory is private and written only by renames, so a payload whose digest
- *  matches is exactly what this version wrote, and anything else is ignored without being parsed. */
+/** The record is a header line (version, config digest), one line of JSON per plugin, and a last line with the
+ *  sha256 of the plugin lines. It is written and read a plugin at a time, so neither holds tens of MB of JSON at once.
+ *  The cache directory is private and written only by renames, so plugin lines whose digest matches are exactly
+ *  what this version wrote; anything else is ignored without being parsed. */
 interface RecordHeader {
   readonly version: number;
   readonly config: string;
+}
+
+interface RecordTrailer {
   readonly digest: string;
 }
 
 /** The recorded harvests, as a memo with no stamps, when the record exists, is whole, and was written by this
  *  version under `configDigest`; else an empty memo. */
 export async function readHarvestCache(cacheDir: string, configDigest: string): Promise<HarvestMemo> {
-  let plugins: readonly RecordedPlugin[];
+  const memo = new Map<string, { readonly plugin: HarvestedPlugin }>();
   try {
     const bytes = await readFile(path.join(cacheDir, HARVEST_FILE));
-    const newline = bytes.indexOf(0x0a);
-    if (newline < 0) return new Map();
-    const header = JSON.parse(bytes.subarray(0, newline).toString("utf8")) as Partial<RecordHeader> | null;
-    const payload = bytes.subarray(newline + 1);
-    if (header?.version !== HARVEST_VERSION || header.config !== configDigest || header.digest !== sha256(payload)) return new Map();
-    plugins = JSON.parse(payload.toString("utf8")) as readonly RecordedPlugin[];
+    const first = bytes.indexOf(0x0a);
+    const last = bytes.lastIndexOf(0x0a);
+    if (first < 0) return memo;
+    const header = JSON.parse(bytes.toString("utf8", 0, first)) as Partial<RecordHeader> | null;
+    const trailer = JSON.parse(bytes.toString("utf8", last + 1)) as Partial<RecordTrailer> | null;
+    const lines = bytes.subarray(first + 1, last + 1);
+    if (header?.version !== HARVEST_VERSION || header.config !== configDigest || trailer?.digest !== sha256(lines)) return memo;
+    for (let start = 0; start < lines.length; ) {
+      const end = lines.indexOf(0x0a, start);
+      const entry = JSON.parse(lines.toString("utf8", start, end)) as RecordedPlugin;
+      memo.set(entry.id, { plugin: toPlugin(entry) });
+      start = end + 1;
+    }
   } catch {
     return new Map();
   }
-  return new Map(plugins.map((entry) => [entry.id, { plugin: toPlugin(entry) }]));
+  return memo;
 }
 
 function sha256(bytes: Uint8Array): string {
@@ -64,13 +75,25 @@ function sha256(bytes: Uint8Array): string {
  *  not one whose frontmatter JSON cannot carry unchanged (`.inf`, `-0`): it is harvested again next time. */
 export async function writeHarvestCache(cacheDir: string, configDigest: string, plugins: readonly HarvestedPlugin[]): Promise<void> {
   const recordable = plugins.filter((plugin) => plugin.status === "ok" && plugin.skills.every((skill) => isPlainJson(skill.frontmatter)));
-  const payload = Buffer.from(JSON.stringify(recordable.map(toRecord)));
-  const header: RecordHeader = { version: HARVEST_VERSION, config: configDigest, digest: sha256(payload) };
   await mkdir(cacheDir, { recursive: true, mode: 0o700 });
   const target = path.join(cacheDir, HARVEST_FILE);
   const temp = `${target}.${randomBytes(6).toString("hex")}.tmp`;
   try {
-    await writeFile(temp, [Buffer.from(`${JSON.stringify(header)}\n`), payload], { mode: 0o600 });
+    const file = await open(temp, "w", 0o600);
+    try {
+      const header: RecordHeader = { version: HARVEST_VERSION, config: configDigest };
+      await file.write(`${JSON.stringify(header)}\n`);
+      const hash = createHash("sha256");
+      for (const plugin of recordable) {
+        const line = Buffer.from(`${JSON.stringify(toRecord(plugin))}\n`);
+        hash.update(line);
+        await file.write(line);
+      }
+      const trailer: RecordTrailer = { digest: `sha256:${hash.digest("hex")}` };
+      await file.write(JSON.stringify(trailer));
+    } finally {
+      await file.close();
+    }
     await rename(temp, target);
   } finally {
     await rm(temp, { force: true });

@@ -118,19 +118,23 @@ test("a corrupted or foreign record is ignored", async () => {
   const before = await shelfOf(config, cacheDir);
   const file = path.join(cacheDir, HARVEST_FILE);
   const text = fs.readFileSync(file, "utf8");
-  const newline = text.indexOf("\n");
-  const header = JSON.parse(text.slice(0, newline)) as { version: number; config: string; digest: string };
-  const payload = text.slice(newline + 1);
+  // A header line, one line per plugin, then a trailer with the digest of the plugin lines.
+  const lines = text.split("\n");
+  const header = JSON.parse(lines[0] as string) as { version: number; config: string };
+  const plugins = lines.slice(1, -1);
+  const trailer = lines[lines.length - 1] as string;
+  expect(plugins.length).toBe(2);
   rewriteUnseen(big);
   const fresh = served(await shelfOf(config));
+  const record = (head: object, body: readonly string[], tail: string): string => [JSON.stringify(head), ...body, tail].join("\n");
   const damaged = [
     "{ not json",
-    payload, // no header
-    `${JSON.stringify({ ...header, version: 99 })}\n${payload}`,
-    `${JSON.stringify({ ...header, config: "another config" })}\n${payload}`,
-    // The right header, but a payload that is not the one it describes: none of it is trusted.
-    `${JSON.stringify(header)}\n${payload.replace('"id":"plain"', '"id":"plainer"')}`,
-    `${JSON.stringify(header)}\n${payload.slice(0, payload.length >> 1)}`,
+    record(header, plugins, "").slice(text.indexOf("\n") + 1), // no header
+    record({ ...header, version: 99 }, plugins, trailer),
+    record({ ...header, config: "another config" }, plugins, trailer),
+    // The right header and trailer, but plugin lines that are not the ones the digest describes: none is trusted.
+    record(header, plugins.map((line) => line.replace('"id":"plain"', '"id":"plainer"')), trailer),
+    record(header, plugins, ""), // cut before the trailer
   ];
   for (const bad of damaged) {
     fs.writeFileSync(file, bad);
