@@ -245,7 +245,7 @@ async function main(argv: readonly string[]): Promise<number> {
 }
 
 /** V8 lets a busy heap grow to up to 4× what is live before collecting it; a server holding a large shelf then peaks
- *  at several times its size. 1.5× keeps the peak near the live size for ~10% of peak throughput
+ *  at several times its size. 1.5× keeps the peak near the live size for a few percent of peak throughput
  *  (docs/operations.md). A `--heap-growing-percent` given to node wins. */
 const HEAP_GROWING_PERCENT = 50;
 

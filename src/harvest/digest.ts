@@ -10,10 +10,11 @@ import type { Pacer } from "./pacer.js";
  *  no file's bytes either way: a read is served from disk (through the serving process's bounded cache). */
 export const SMALL_FILE_BYTES = 1024 * 1024;
 
-/** The one buffer every read goes through: a harvest reads tens of thousands of files, and a fresh buffer for each
- *  leaves ~100 MB of external memory behind it. Its contents are consumed before any `await`, so concurrent
- *  harvests can share it. */
-const SCRATCH = Buffer.allocUnsafeSlow(SMALL_FILE_BYTES + 1);
+/** The one buffer every read goes through (allocated on first use): a harvest reads tens of thousands of files,
+ *  and a fresh buffer for each leaves ~100 MB of external memory behind it. Its contents are consumed before any
+ *  `await`, so concurrent harvests can share it. */
+let scratch: Buffer | undefined;
+const scratchBuffer = (): Buffer => (scratch ??= Buffer.allocUnsafeSlow(SMALL_FILE_BYTES + 1));
 
 /** `sha256:` + 64 lower-case hex over the bytes. */
 export function digestOf(bytes: Uint8Array): string {
@@ -33,12 +34,13 @@ export async function readHarvestedFile(file: DiskFile, path: string, pacer: Pac
   }
   const hash = createHash("sha256");
   const decoder = new TextDecoder("utf-8", { fatal: true });
+  const chunk = scratchBuffer();
   let text = true;
   let size = 0;
   const fd = fs.openSync(file.abs, "r");
   try {
-    for (let n = fs.readSync(fd, SCRATCH, 0, SMALL_FILE_BYTES, size); n > 0; n = fs.readSync(fd, SCRATCH, 0, SMALL_FILE_BYTES, size)) {
-      const part = SCRATCH.subarray(0, n);
+    for (let n = fs.readSync(fd, chunk, 0, SMALL_FILE_BYTES, size); n > 0; n = fs.readSync(fd, chunk, 0, SMALL_FILE_BYTES, size)) {
+      const part = chunk.subarray(0, n);
       hash.update(part);
       size += n;
       if (text) text = decodes(decoder, part);
@@ -51,17 +53,18 @@ export async function readHarvestedFile(file: DiskFile, path: string, pacer: Pac
   return { path, abs: file.abs, size, mtimeMs: file.mtimeMs, digest: `sha256:${hash.digest("hex")}`, text };
 }
 
-/** The whole file as a view of SCRATCH (good until the next read), or null when it has grown past
+/** The whole file as a view of the shared buffer (good until the next read), or null when it has grown past
  *  SMALL_FILE_BYTES since it was listed. */
 function readIntoScratch(abs: string): Uint8Array | null {
+  const buffer = scratchBuffer();
   const fd = fs.openSync(abs, "r");
   try {
     let size = 0;
-    for (let n = fs.readSync(fd, SCRATCH, 0, SCRATCH.length, 0); n > 0; n = fs.readSync(fd, SCRATCH, size, SCRATCH.length - size, size)) {
+    for (let n = fs.readSync(fd, buffer, 0, buffer.length, 0); n > 0; n = fs.readSync(fd, buffer, size, buffer.length - size, size)) {
       size += n;
-      if (size === SCRATCH.length) return null;
+      if (size === buffer.length) return null;
     }
-    return SCRATCH.subarray(0, size);
+    return buffer.subarray(0, size);
   } finally {
     fs.closeSync(fd);
   }

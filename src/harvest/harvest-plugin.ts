@@ -9,7 +9,9 @@ import { sharedPacer } from "./pacer.js";
 import { comparePaths } from "./paths.js";
 import { harvestPrompts, selectPromptGlobs } from "./prompts.js";
 import { compileSkillGlobs, harvestSkills } from "./skills.js";
+import { isUnreadableReason } from "./reasons.js";
 import { SkipRows } from "./skip-rows.js";
+import { VERSION } from "../version.js";
 import { openRoot, walkRoot, type WalkEntry } from "./walk.js";
 
 export interface HarvestInput {
@@ -80,7 +82,8 @@ async function harvestRoot(input: HarvestInput, rootReal: string): Promise<Harve
   const escapes = walk.escapes.sort(comparePaths);
   // The same spec over the same files, each at the same real path, size and mtime: the last harvest stands (§9).
   const walkKey = keyOf(input, rootReal, entries, escapes);
-  if (input.previous?.status === "ok" && input.previous.walkKey === walkKey) return input.previous;
+  // Not when a file could not be read last time (EACCES, EMFILE, EIO may pass): it is tried again.
+  if (input.previous?.status === "ok" && input.previous.walkKey === walkKey && !hadUnreadable(input.previous)) return input.previous;
   const ctx: HarvestContext = {
     entries,
     escapes,
@@ -117,10 +120,15 @@ async function harvestRoot(input: HarvestInput, rootReal: string): Promise<Harve
   };
 }
 
-/** A digest of what a harvest depends on: the input (but the previous harvest) and every walked file's stat. */
+function hadUnreadable(plugin: HarvestedPlugin): boolean {
+  return plugin.skipped.some((row) => isUnreadableReason(row.reason));
+}
+
+/** A digest of what a harvest depends on: the harvesting code, the input (but the previous harvest) and every
+ *  walked file's stat. */
 function keyOf(input: HarvestInput, rootReal: string, entries: readonly WalkEntry[], escapes: readonly string[]): string {
   const { previous: _previous, ...spec } = input;
-  const hash = createHash("sha256").update(JSON.stringify(spec)).update(`\0${rootReal}\0`);
+  const hash = createHash("sha256").update(`${VERSION}\0${JSON.stringify(spec)}\0${rootReal}\0`);
   for (const e of entries) hash.update(`${e.path}\0${e.abs}\0${e.size}\0${e.mtimeMs}\0${e.hidden ? 1 : 0}\n`);
   for (const escape of escapes) hash.update(`${escape}\n`);
   return hash.digest("hex");

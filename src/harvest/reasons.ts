@@ -6,6 +6,13 @@ export const MAX_DESCRIPTION_CHARS = 1024;
 export const MAX_SKILL_FILES = 512;
 export const MAX_SKILL_BYTES = 16 * 1024 * 1024;
 
+const UNREADABLE = "The file could not be read";
+
+/** Whether a skip row says a read failed (a failure that may pass, unlike every other reason). */
+export function isUnreadableReason(reason: string): boolean {
+  return reason.startsWith(`${UNREADABLE} (`);
+}
+
 export const REASONS = {
   noFrontmatter: "SKILL.md has no frontmatter: it must start with a '---' line and close it with another '---' line.",
   notUtf8: "SKILL.md is not valid UTF-8, so its frontmatter cannot be parsed.",
@@ -37,6 +44,6 @@ export const REASONS = {
     dir === ""
       ? "The library file lies inside the whole-plugin skill."
       : `The library file's address lies inside the skill ${quote(address)} (directory ${quote(dir)}).`,
-  unreadable: (code: string): string => `The file could not be read (${code}).`,
+  unreadable: (code: string): string => `${UNREADABLE} (${code}).`,
   promptNotUtf8: "The prompt file is not valid UTF-8.",
 } as const;

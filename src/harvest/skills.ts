@@ -1,9 +1,9 @@
 // Skills (§3.1, §3.3–3.5): discover SKILL.md files, check their frontmatter, gather and read their files.
 import type { HarvestedFile, HarvestedSkill } from "../model.js";
-import { findCitations } from "../shelf/citations.js";
 import { hasPlaceholders } from "../shelf/placeholders.js";
 import { type HarvestContext, under } from "./context.js";
 import { digestOf } from "./digest.js";
+import { findCitations } from "./citations.js";
 import { checkSkillFrontmatter, parseSkillMd } from "./frontmatter.js";
 import { compileGlobs, type GlobSet } from "./globs.js";
 import { baseName, comparePaths, isHiddenPath, joinPath, parentOf, skillAddress } from "./paths.js";

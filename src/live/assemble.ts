@@ -3,6 +3,7 @@
 // libraries and build the shelf.
 import { createHash } from "node:crypto";
 import fs from "node:fs";
+import path from "node:path";
 import { parsePluginAddress } from "../config/address.js";
 import type { Config, Dialect, LibraryConfig, PluginAddress, PluginConfig } from "../config/types.js";
 import { harvestPlugin } from "../harvest/index.js";
@@ -205,11 +206,14 @@ async function harvestSpec(config: Config, spec: PluginSpec, trees: TreeTable, o
   const previous = options.previous?.get(spec.id);
   // A git tree never changes under a commit: the same commit and spec harvest to the same plugin.
   if (options.force !== true && stamp !== undefined && previous?.stamp === stamp) return previous.plugin;
-  // A local tree nothing was seen to change in is the tree that was harvested last time.
-  if (options.force !== true && tree.kind === "local" && previous !== undefined && options.unchanged?.(spec.plan.key) === true) return previous.plugin;
   // The warm reads below only ever reuse files at the same real path, size and mtime.
   const root = resolveInside(tree.rootAbs, spec.subdir, spec.plan.key);
   if (!root.ok) return failedPlugin(base, root.error);
+  // The last harvest is used only if every file it names lies inside the root as it is now: a harvest read from
+  // the cache directory is checked, not trusted.
+  const last = previous !== undefined && liesWithin(previous.plugin, root.abs) ? previous.plugin : undefined;
+  // A local tree nothing was seen to change in is the tree that was harvested last time.
+  if (options.force !== true && tree.kind === "local" && last !== undefined && options.unchanged?.(spec.plan.key) === true) return last;
   let meta = spec.meta;
   let skills = spec.skills;
   let commands = spec.commands;
@@ -230,10 +234,28 @@ async function harvestSpec(config: Config, spec: PluginSpec, trees: TreeTable, o
     ...(commands === undefined ? {} : { commands }),
     limits: config.limits,
     // Unchanged local files (same real path, size and mtime) are not read again; /reindex reads everything.
-    ...(options.force !== true && previous !== undefined ? { previous: previous.plugin } : {}),
+    ...(options.force !== true && last !== undefined ? { previous: last } : {}),
   });
   // An unchanged walk hands back the previous harvest itself, prompts already parsed.
-  return harvested === previous?.plugin ? harvested : parsePluginPrompts({ ...harvested, dialect: spec.dialect });
+  return harvested === last ? harvested : parsePluginPrompts({ ...harvested, dialect: spec.dialect });
+}
+
+/** Whether every file `plugin` would read lies under `rootAbs`'s real path. */
+function liesWithin(plugin: HarvestedPlugin, rootAbs: string): boolean {
+  let real: string;
+  try {
+    real = fs.realpathSync.native(rootAbs);
+  } catch {
+    return false;
+  }
+  const prefix = real.endsWith("/") ? real : `${real}/`;
+  // Normalised too: a recorded `<root>/../x` starts with the root's path but does not lie in it.
+  const inside = (file: { readonly abs: string }): boolean => file.abs.startsWith(prefix) && path.normalize(file.abs) === file.abs;
+  return (
+    plugin.skills.every((skill) => inside(skill.skillMd) && skill.files.every(inside)) &&
+    plugin.libraryFiles.every(inside) &&
+    [...plugin.tree.values()].every(inside)
+  );
 }
 
 /** The commit and everything the spec says, or undefined for a local tree (it may change at any time). */

@@ -14,6 +14,7 @@ import { mkdir, open, readFile, rename, rm } from "node:fs/promises";
 import path from "node:path";
 import type { DiskFile, HarvestedFile, HarvestedPlugin, HarvestedSkill } from "../model.js";
 import { parsePromptFiles } from "../prompts/index.js";
+import { VERSION } from "../version.js";
 import type { HarvestMemo } from "./assemble.js";
 
 export const HARVEST_FILE = "harvest.json";
@@ -29,12 +30,15 @@ type RecordedPlugin = Omit<HarvestedPlugin, "skills" | "libraryFiles" | "tree" |
   readonly tree: readonly DiskFile[];
 };
 
-/** The record is a header line (version, config digest), one line of JSON per plugin, and a last line with the
- *  sha256 of the plugin lines. It is written and read a plugin at a time, so neither holds tens of MB of JSON at once.
+/** The record is a header line (format, skillshelf version, config digest), one line of JSON per plugin, and a last
+ *  line with the sha256 of the plugin lines. It is written and parsed a plugin at a time, so neither builds one
+ *  string of tens of MB.
  *  The cache directory is private and written only by renames, so plugin lines whose digest matches are exactly
  *  what this version wrote; anything else is ignored without being parsed. */
 interface RecordHeader {
   readonly version: number;
+  /** The skillshelf that wrote it: another one may harvest the same files differently. */
+  readonly app: string;
   readonly config: string;
 }
 
@@ -54,7 +58,7 @@ export async function readHarvestCache(cacheDir: string, configDigest: string): 
     const header = JSON.parse(bytes.toString("utf8", 0, first)) as Partial<RecordHeader> | null;
     const trailer = JSON.parse(bytes.toString("utf8", last + 1)) as Partial<RecordTrailer> | null;
     const lines = bytes.subarray(first + 1, last + 1);
-    if (header?.version !== HARVEST_VERSION || header.config !== configDigest || trailer?.digest !== sha256(lines)) return memo;
+    if (header?.version !== HARVEST_VERSION || header.app !== VERSION || header.config !== configDigest || trailer?.digest !== sha256(lines)) return memo;
     for (let start = 0; start < lines.length; ) {
       const end = lines.indexOf(0x0a, start);
       const entry = JSON.parse(lines.toString("utf8", start, end)) as RecordedPlugin;
@@ -81,16 +85,16 @@ export async function writeHarvestCache(cacheDir: string, configDigest: string, 
   try {
     const file = await open(temp, "w", 0o600);
     try {
-      const header: RecordHeader = { version: HARVEST_VERSION, config: configDigest };
-      await file.write(`${JSON.stringify(header)}\n`);
+      const header: RecordHeader = { version: HARVEST_VERSION, app: VERSION, config: configDigest };
+      await file.writeFile(`${JSON.stringify(header)}\n`);
       const hash = createHash("sha256");
       for (const plugin of recordable) {
         const line = Buffer.from(`${JSON.stringify(toRecord(plugin))}\n`);
         hash.update(line);
-        await file.write(line);
+        await file.writeFile(line);
       }
       const trailer: RecordTrailer = { digest: `sha256:${hash.digest("hex")}` };
-      await file.write(JSON.stringify(trailer));
+      await file.writeFile(JSON.stringify(trailer));
     } finally {
       await file.close();
     }

@@ -25,25 +25,28 @@ export async function startLiveShelf(config: Config, now: () => Date, options: S
   const service = await ShelfService.start(config, now, { ...options, watch: (fetch) => states.get(fetch) });
 
   const holder = service.holder;
-  const rescan = (fetches: ReadonlySet<string>): void => {
-    // Every event seen until now is in `fetches`: once this rescan ends, reads waiting on them go on.
-    const upTo = holder.sawChange();
+  /** `absorbs`: this rescan takes in every event seen so far (the watcher's quiet window ended, or every watched
+   *  root is rescanned), so reads waiting on those may go on once it ends. */
+  const rescan = (fetches: ReadonlySet<string>, absorbs: boolean): void => {
+    const upTo = absorbs ? holder.sawChange() : 0;
     service
       .rescan(fetches)
       .catch((error: unknown) => {
         options.log?.log("error", "rescan failed", { error: error instanceof Error ? error.message : String(error) });
       })
-      .finally(() => holder.absorbedChanges(upTo));
+      .finally(() => {
+        if (absorbs) holder.absorbedChanges(upTo);
+      });
   };
   const watcher = new RootWatcher({
     quietMs,
-    onChange: rescan,
+    onChange: (fetches) => rescan(fetches, true),
     onEvent: () => void holder.sawChange(),
     onState: (fetch, state) => {
       if (states.get(fetch) === state) return;
       states.set(fetch, state);
       options.log?.log(state === "degraded" ? "warn" : "info", `watch ${state}`, { fetch });
-      rescan(new Set([fetch]));
+      rescan(new Set([fetch]), false);
     },
   });
   // The directories are watched while the first shelf is already served. Whatever changed while the first harvest
@@ -52,7 +55,7 @@ export async function startLiveShelf(config: Config, now: () => Date, options: S
   let closing = false;
   const watched = watcher.watch(plan.targets).then(() => {
     // Plugins served from the record are verified here too, watched or not.
-    if (!closing) rescan(new Set([...plan.targets.map((target) => target.fetch), ...service.unverified]));
+    if (!closing) rescan(new Set([...plan.targets.map((target) => target.fetch), ...service.unverified]), true);
   });
 
   return {

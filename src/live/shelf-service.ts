@@ -1,7 +1,7 @@
 // Owns rebuilds: build the shelf again (one at a time), and swap the new shelf in only when something changed, so
-// an unchanged rebuild keeps its generation and announces nothing. Owns the git fetcher too: its refresh timers,
-// its cache record (a restart with an unchanged config serves from it without the network) and its cleanup.
-// Owns the record of local harvests too: a restart with an unchanged config does not re-hash unchanged files.
+// an unchanged rebuild keeps its generation and announces nothing. Also owns the two records a restart with an
+// unchanged config starts from: the git fetcher's (with its refresh timers and cleanup: no network needed) and the
+// local harvests' (harvest-cache.ts: served at once, then verified).
 import { createHash } from "node:crypto";
 import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
@@ -266,7 +266,7 @@ export class ShelfService {
       .then(() => writeHarvestCache(cacheDir, this.configDigest, [...local.values()]))
       .catch((error: unknown) => {
         this.recorded = new Map();
-        this.options.log?.log("debug", "harvest record not written", { error: codeOf(error) });
+        this.options.log?.log("warn", "harvest record not written", { error: codeOf(error) });
       });
   }
 

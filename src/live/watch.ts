@@ -146,8 +146,8 @@ export class RootWatcher {
 
   constructor(private readonly options: WatchOptions) {}
 
-  /** Watch each root (several plugins may share one root; it is watched once). */
-  /** Resolves once every directory below the targets is watched; events are delivered from the first one on. */
+  /** Watch each root (several plugins may share one root; it is watched once). Resolves once every directory below
+   *  the targets is watched; events are delivered from the first one on. */
   async watch(targets: readonly WatchTarget[]): Promise<void> {
     const setups: Promise<void>[] = [];
     for (const target of targets) {

@@ -29,11 +29,13 @@ export async function readAnswer(answer: Answer, contents: ContentCache): Promis
     case "file": {
       let bytes = contents.get(answer.file.digest);
       if (bytes === undefined) {
-        const content = await readServedFile(answer.file);
+        // A file the cache may hold is hashed on this read: its bytes will answer for every file published under
+        // the same digest, so trusting an unchanged size and mtime (§9) is not enough for them.
+        const held = answer.file.bytes === undefined && answer.file.size <= contents.entryBytes;
+        const content = await readServedFile(answer.file, held);
         if (!content.ok) return { ...notFound(answer.uri), stale: true };
-        // Verified against the published digest, so they may be held under it.
         bytes = content.bytes;
-        contents.set(answer.file.digest, bytes);
+        if (held) contents.set(answer.file.digest, bytes);
       }
       const body = bodyOf(bytes);
       return { ok: true, uri: answer.uri, mimeType: "text" in body ? answer.mimeType : answer.file.mimeType, ...body };

@@ -1,15 +1,10 @@
-// §3.6: every citation in a served SKILL.md, resolved exactly as a client would; those that answer
-// *not found* are dangling. External URLs and in-page anchors are not citations.
+// §3.6: every citation in a served SKILL.md (found at harvest, harvest/citations.ts), resolved exactly as a client
+// would; those that answer *not found* are dangling. External URLs and in-page anchors are not citations.
 import type { Dangling, HarvestedSkill, Shelf, Skill } from "../model.js";
 import { FULL_SCOPE, resolve } from "../resolve/index.js";
 import { PLUGIN_ROOT, SKILL_DIR } from "./placeholders.js";
 
-/** `[text](target "title")` — the target is the first token inside the parentheses. */
-const MARKDOWN_LINK = /\]\(\s*<?([^)\s>]+)>?(?:\s+[^)]*)?\)/g;
-/** A placeholder path runs until whitespace or a character that closes Markdown or a quoted string. */
-const PLACEHOLDER_PATH = /\$\{CLAUDE_(?:SKILL_DIR|PLUGIN_ROOT)\}[^\s)\]"'`<>,;]*/g;
 const SCHEME = /^[a-z][a-z0-9+.-]*:/i;
-const FENCE = /^\s*(```|~~~)/;
 
 /** Dangling citations per plugin id, each skill's in citation order. */
 export function auditCitations(shelf: Shelf): Map<string, Dangling[]> {
@@ -33,23 +28,6 @@ export function auditCitations(shelf: Shelf): Map<string, Dangling[]> {
     }
   }
   return out;
-}
-
-/** Markdown link targets outside fenced code, then placeholder paths anywhere (code blocks included). */
-export function findCitations(body: string): string[] {
-  const found: string[] = [];
-  let fenced = false;
-  for (const line of body.split(/\r?\n/)) {
-    if (FENCE.test(line)) {
-      fenced = !fenced;
-    } else if (!fenced) {
-      for (const match of line.matchAll(MARKDOWN_LINK)) found.push(match[1] as string);
-    }
-    // Sentence punctuation after a path is prose, not part of it: `see ${CLAUDE_SKILL_DIR}/a.md.` cites `a.md`.
-    for (const match of line.matchAll(PLACEHOLDER_PATH)) found.push(match[0].replace(/[.:!?]+$/, ""));
-  }
-  // Copies, not slices: a match is a view of the whole body, which it would otherwise keep alive in the shelf.
-  return [...new Set(found)].map((cite) => structuredClone(cite));
 }
 
 /** The URI a client would read for a citation, or null when it is not a citation (a URL, an anchor). */

@@ -7,13 +7,15 @@ import type { DiskFile, ServedFile } from "../model.js";
 
 export type Content = { readonly ok: true; readonly bytes: Uint8Array } | { readonly ok: false };
 
-/** The bytes a read of `file` returns: held in memory, or read from disk. A file whose size and mtime still
- *  match the harvest is served as read; one that changed is hashed and served only if its digest still matches. */
-export async function readServedFile(file: ServedFile): Promise<Content> {
+/** The bytes a read of `file` returns: held in memory, or read from disk. With `hash`, the bytes read are served only
+ *  if their digest is the published one (bytes about to be held under that digest must be exactly those). Without,
+ *  a file whose size and mtime still match the harvest is served as read (§9), and one whose mtime moved is hashed
+ *  and served only if its digest still matches. */
+export async function readServedFile(file: ServedFile, hash = false): Promise<Content> {
   if (file.bytes !== undefined) return { ok: true, bytes: file.bytes };
   const read = await readDiskFile(file.disk);
   if (read === null || read.bytes.byteLength !== file.size) return { ok: false };
-  if (read.mtimeMs === file.disk.mtimeMs) return { ok: true, bytes: read.bytes };
+  if (!hash && read.mtimeMs === file.disk.mtimeMs) return { ok: true, bytes: read.bytes };
   const digest = `sha256:${createHash("sha256").update(read.bytes).digest("hex")}`;
   return digest === file.digest ? { ok: true, bytes: read.bytes } : { ok: false };
 }

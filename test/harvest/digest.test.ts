@@ -4,7 +4,7 @@ import path from "node:path";
 
 import { afterAll, describe, expect, test } from "vitest";
 
-import { SMALL_FILE_BYTES } from "../../src/harvest/index.js";
+import { REASONS, SMALL_FILE_BYTES } from "../../src/harvest/index.js";
 import type { HarvestedFile, HarvestedPlugin } from "../../src/model.js";
 import { harvest, makeTree, removeTrees, skillMd } from "./fixture.js";
 
@@ -115,5 +115,10 @@ describe("an unchanged walk", () => {
     expect(touched).not.toBe(first);
     expect(touched.walkKey).not.toBe(first.walkKey);
     expect(fileOf(touched, "a.md")?.digest).toBe(sha("one"));
+    // A read that failed last time is tried again, whatever the walk says.
+    const failedOnce = { ...touched, skipped: [...touched.skipped, { path: "skills/x/a.md", reason: REASONS.unreadable("EIO") }] };
+    const retried = await harvest(root, { previous: failedOnce });
+    expect(retried).not.toBe(failedOnce);
+    expect(retried.skipped).toEqual(touched.skipped);
   });
 });

@@ -1,6 +1,7 @@
 // The cache directory's record of local harvests (§9): a restart with an unchanged config reuses the recorded
 // digest of every file at the same real path, size and mtime, reads whatever changed, and builds the shelf a cold
 // start builds. A changed config, or a record that is corrupted or not ours, is ignored.
+import { createHash } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, expect, test } from "vitest";
@@ -164,6 +165,36 @@ test("fromRecord serves the recorded harvest without walking the disk, until a r
   const plain = await ShelfService.start(config, () => new Date(0), { fromRecord: true });
   expect(plain.unverified.size).toBe(0);
   await plain.close();
+});
+
+test("fromRecord never serves a recorded file outside the plugin's root: that plugin is harvested again", async () => {
+  const { base } = fixture();
+  const cacheDir = makeTemp();
+  const config = configOf(base, ["plain", "other"]);
+  await shelfOf(config, cacheDir);
+  const outside = path.join(makeTemp(), "secret.txt");
+  fs.writeFileSync(outside, "a".repeat(20_000));
+  // Re-point big.txt's recorded path outside the root (and through `..`), with a trailer that matches.
+  const file = path.join(cacheDir, HARVEST_FILE);
+  const lines = fs.readFileSync(file, "utf8").split("\n");
+  type Line = { id: string; skills: { dir: string; files: { path: string; abs: string }[] }[] };
+  for (const forged of [outside, path.join(base, "plain", "..", "..", outside)]) {
+    const body = lines.slice(1, -1).map((text) => {
+      const plugin = JSON.parse(text) as Line;
+      for (const f of plugin.skills.find((skill) => skill.dir === "skills/alpha")?.files ?? []) if (f.path === "big.txt") f.abs = forged;
+      return JSON.stringify(plugin);
+    });
+    expect(body.join("\n")).toContain(JSON.stringify(forged));
+    const digest = `sha256:${createHash("sha256").update(body.map((line) => `${line}\n`).join("")).digest("hex")}`;
+    fs.writeFileSync(file, [lines[0], ...body, JSON.stringify({ digest })].join("\n"));
+    const service = await ShelfService.start(config, () => new Date(0), { cacheDir, fromRecord: true });
+    try {
+      const big = service.current.plugins.get("plain")?.skills.find((s) => s.dir === "skills/alpha")?.files.find((f) => f.path === "big.txt");
+      expect(big?.abs).toBe(path.join(fs.realpathSync(base), "plain/skills/alpha/big.txt"));
+    } finally {
+      await service.close();
+    }
+  }
 });
 
 test("a cache directory that cannot be written costs only the shortcut", async () => {

@@ -1,6 +1,6 @@
 // What a read returns, and the bounded, content-addressed cache of bodies in front of the disk.
 import { createHash } from "node:crypto";
-import { mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, test } from "vitest";
@@ -87,5 +87,19 @@ describe("readAnswer", () => {
     const substituted = fileAnswer("SKILL.md", "see ${CLAUDE_PLUGIN_ROOT}/a.md\n");
     const outcome = await readAnswer({ ...substituted, file: { ...substituted.file, bytes: served, size: served.length, digest: sha(served) } }, cache);
     expect(outcome).toEqual({ ok: true, uri: "skill://lib/s/SKILL.md", mimeType: "text/markdown", text: "see skill://lib/a.md\n" });
+  });
+});
+
+describe("the cache is never poisoned", () => {
+  test("a file rewritten under its old size and mtime is refused, and does not answer for another file with its digest", async () => {
+    const cache = new ContentCache();
+    const a = fileAnswer("a.md", "SAME");
+    const b = fileAnswer("b.md", "SAME");
+    writeFileSync(a.file.disk.abs, "EVIL");
+    utimesSync(a.file.disk.abs, new Date(a.file.disk.mtimeMs), new Date(a.file.disk.mtimeMs));
+    expect(await readAnswer(a, cache)).toMatchObject({ ok: false, stale: true });
+    expect(cache.size).toEqual({ entries: 0, bytes: 0 });
+    expect(await readAnswer(b, cache)).toMatchObject({ ok: true, text: "SAME" });
+    expect(await readAnswer(a, cache)).toMatchObject({ ok: true, text: "SAME" }); // b's verified bytes, under the digest a published
   });
 });
