@@ -21,16 +21,24 @@ export function digestOf(bytes: Uint8Array): string {
   return `sha256:${createHash("sha256").update(bytes).digest("hex")}`;
 }
 
-/** Read `file` once, reporting it as `path`. `use` is handed the whole bytes first (a view that is only good during
- *  the call: a SKILL.md to parse). Sizes come from the bytes read, not the earlier stat, so the size and the digest
- *  always describe the same bytes. */
-export async function readHarvestedFile(file: DiskFile, path: string, pacer: Pacer, use?: (bytes: Uint8Array) => void): Promise<HarvestedFile> {
+/** What a reader hands the whole bytes of a file to, with their digest (a view that is only good during the call). */
+export type BytesUse = (bytes: Uint8Array, digest: string) => void;
+
+/** Whether two records name the same file unchanged: same real path, size and mtime (§9). */
+export function sameStat(a: DiskFile, b: DiskFile): boolean {
+  return a.abs === b.abs && a.size === b.size && a.mtimeMs === b.mtimeMs;
+}
+
+/** Read `file` once, reporting it as `path`. `use` is handed the whole bytes first (a SKILL.md to parse). Sizes come
+ *  from the bytes read, not the earlier stat, so the size and the digest always describe the same bytes. */
+export async function readHarvestedFile(file: DiskFile, path: string, pacer: Pacer, use?: BytesUse): Promise<HarvestedFile> {
   const whole = file.size <= SMALL_FILE_BYTES ? readIntoScratch(file.abs) : null;
   if (whole !== null || use !== undefined) {
     const bytes = whole ?? fs.readFileSync(file.abs);
-    use?.(bytes);
+    const digest = digestOf(bytes);
+    use?.(bytes, digest);
     // isUtf8 is the fatal TextDecoder's verdict without building the string.
-    return { path, abs: file.abs, size: bytes.length, mtimeMs: file.mtimeMs, digest: digestOf(bytes), text: isUtf8(bytes) };
+    return { path, abs: file.abs, size: bytes.length, mtimeMs: file.mtimeMs, digest, text: isUtf8(bytes) };
   }
   const hash = createHash("sha256");
   const decoder = new TextDecoder("utf-8", { fatal: true });
@@ -97,14 +105,14 @@ export interface FileReader {
   /** The file's read: reused from the previous harvest when unchanged, else read and hashed. */
   read(file: DiskFile): Promise<ReadResult>;
   /** Read the file whatever the previous harvest holds, handing its whole bytes to `use` during the read. */
-  readWith(file: DiskFile, use: (bytes: Uint8Array) => void): Promise<ReadResult>;
+  readWith(file: DiskFile, use: BytesUse): Promise<ReadResult>;
 }
 
 /** `prior` holds the previous harvest's reads by path from the plugin root: a file with the same real path, size
  *  and mtime is taken as unchanged (§9) and is neither re-read nor re-hashed. */
 export function createFileReader(pacer: Pacer, prior: ReadonlyMap<string, HarvestedFile> = new Map()): FileReader {
   const cache = new Map<string, Promise<ReadResult>>();
-  const load = async (file: DiskFile, use?: (bytes: Uint8Array) => void): Promise<ReadResult> => {
+  const load = async (file: DiskFile, use?: BytesUse): Promise<ReadResult> => {
     if (pacer.due()) await pacer.pause();
     try {
       return { ok: true, file: await readHarvestedFile(file, file.path, pacer, use) };
@@ -117,14 +125,14 @@ export function createFileReader(pacer: Pacer, prior: ReadonlyMap<string, Harves
       let result = cache.get(file.path);
       if (result === undefined) {
         const old = prior.get(file.path);
-        result = old !== undefined && old.abs === file.abs && old.size === file.size && old.mtimeMs === file.mtimeMs
+        result = old !== undefined && sameStat(old, file)
           ? Promise.resolve({ ok: true, file: { ...old, path: file.path } })
           : load(file);
         cache.set(file.path, result);
       }
       return result;
     },
-    readWith(file: DiskFile, use: (bytes: Uint8Array) => void): Promise<ReadResult> {
+    readWith(file: DiskFile, use: BytesUse): Promise<ReadResult> {
       const result = load(file, use);
       cache.set(file.path, result);
       return result;

@@ -2,7 +2,7 @@
 import type { HarvestedFile, HarvestedSkill } from "../model.js";
 import { hasPlaceholders } from "../shelf/placeholders.js";
 import { type HarvestContext, under } from "./context.js";
-import { digestOf } from "./digest.js";
+import { sameStat } from "./digest.js";
 import { findCitations } from "./citations.js";
 import { checkSkillFrontmatter, parseSkillMd } from "./frontmatter.js";
 import { compileGlobs, type GlobSet } from "./globs.js";
@@ -102,25 +102,25 @@ const UTF8 = new TextDecoder("utf-8");
  *  the body are to be substituted at build (§2.3); every other SKILL.md is served from disk like any file. */
 async function readSkillMd(ctx: HarvestContext, dir: string, entry: WalkEntry): Promise<SkillMdRead> {
   const before = ctx.priorSkills.get(dir);
-  if (before !== undefined && sameFile(before.skillMd, entry) && (!before.placeholders || before.skillMd.bytes !== undefined)) {
+  if (before !== undefined && sameStat(before.skillMd, entry) && (!before.placeholders || before.skillMd.bytes !== undefined)) {
     return { ok: true, file: { ...before.skillMd, path: SKILL_MD }, parse: before };
   }
   let parsed = { reason: REASONS.unreadable("no bytes") } as BodyParse;
-  const read = await ctx.reader.readWith(entry, (bytes) => {
-    parsed = parseBody(bytes, before);
+  const read = await ctx.reader.readWith(entry, (bytes, digest) => {
+    parsed = parseBody(bytes, digest, before);
   });
   if (!read.ok) return { ok: false, reason: REASONS.unreadable(read.code) };
   if ("reason" in parsed) return { ok: false, reason: parsed.reason };
   return { ok: true, file: { ...read.file, path: SKILL_MD, ...(parsed.bytes === undefined ? {} : { bytes: parsed.bytes }) }, parse: parsed.parse };
 }
 
-/** Parse SKILL.md's bytes (a view good only during the call): the previous parse when the bytes are the same, and
- *  a copy of the bytes only when the body has placeholders to substitute. */
 type BodyParse = { readonly parse: SkillMdBody; readonly bytes?: Uint8Array } | { readonly reason: string };
 
-function parseBody(bytes: Uint8Array, before: HarvestedSkill | undefined): BodyParse {
+/** Parse SKILL.md's bytes (a view good only during the call): the previous parse when the bytes are the same, and
+ *  a copy of the bytes only when the body has placeholders to substitute. */
+function parseBody(bytes: Uint8Array, digest: string, before: HarvestedSkill | undefined): BodyParse {
   let parse: SkillMdBody;
-  if (before !== undefined && before.skillMd.size === bytes.length && before.skillMd.digest === digestOf(bytes)) {
+  if (before !== undefined && before.skillMd.digest === digest) {
     parse = before; // Same digest, same bytes: the YAML is not parsed again.
   } else {
     const parsed = parseSkillMd(bytes);
@@ -130,10 +130,6 @@ function parseBody(bytes: Uint8Array, before: HarvestedSkill | undefined): BodyP
   }
   // A copy (a Buffer's `slice` would be another view of the shared read buffer).
   return parse.placeholders ? { parse, bytes: new Uint8Array(bytes) } : { parse };
-}
-
-function sameFile(a: HarvestedFile, b: WalkEntry): boolean {
-  return a.abs === b.abs && a.size === b.size && a.mtimeMs === b.mtimeMs;
 }
 
 async function checkCandidate(ctx: HarvestContext, c: Candidate): Promise<Checked | undefined> {

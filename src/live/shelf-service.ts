@@ -74,7 +74,7 @@ export class ShelfService {
   private harvestDir: string | undefined;
   private configDigest = "";
   /** The local fetches the first shelf served from the record, not yet compared with the disk. */
-  unverified: ReadonlySet<string> = new Set();
+  private fromRecord: ReadonlySet<string> = new Set();
 
   private constructor(
     private readonly config: Config,
@@ -129,7 +129,7 @@ export class ShelfService {
       if (trusted) {
         // What came from the record is on disk already: only a harvest that differs is written again.
         service.recorded = new Map([...result.shelf.plugins.values()].filter((plugin) => recorded.get(plugin.id)?.plugin === plugin).map((plugin) => [plugin.id, plugin]));
-        service.unverified = new Set([...result.trees.values()].filter((tree) => tree.kind === "local").map((tree) => tree.key));
+        service.fromRecord = new Set([...result.trees.values()].filter((tree) => tree.kind === "local").map((tree) => tree.key));
         // Until the verifying rescan ends, a read that meets a changed file waits for it (ShelfHolder.catchUp).
         service.holder.sawChange();
       }
@@ -146,6 +146,11 @@ export class ShelfService {
       if (tempCacheDir !== undefined) await rm(tempCacheDir, { recursive: true, force: true });
       throw error;
     }
+  }
+
+  /** The local fetches the first shelf served from the record, to verify against the disk. */
+  get unverified(): ReadonlySet<string> {
+    return this.fromRecord;
   }
 
   get current(): Shelf {
