@@ -6,6 +6,7 @@ import { buildConfig, type RawConfig } from "./build.js";
 import { checkSchema } from "./schema-check.js";
 import type { Config, ConfigError, ConfigResult } from "./types.js";
 import { parseYaml, type Problem } from "./yaml-doc.js";
+import { errorCode } from "../address/index.js";
 
 /** Thrown by `loadConfig`; `errors` are the values `parseConfig` returned, `message` their formatted lines. */
 export class ConfigInvalidError extends Error {
@@ -22,8 +23,7 @@ export async function loadConfig(file: string): Promise<Config> {
     text = await readFile(file, "utf8");
   } catch (e) {
     // The code only (ENOENT, EACCES…): the system message would repeat the absolute path.
-    const code = (e as NodeJS.ErrnoException).code ?? "unknown error";
-    throw new ConfigInvalidError([{ file, path: "/", rule: `cannot read the config file (${code})` }]);
+    throw new ConfigInvalidError([{ file, path: "/", rule: `cannot read the config file (${errorCode(e, "unknown error")})` }]);
   }
   const result = parseConfig(text, file, path.dirname(path.resolve(file)));
   if (!result.ok) throw new ConfigInvalidError(result.errors);

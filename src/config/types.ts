@@ -69,9 +69,12 @@ export interface LibraryConfig {
   readonly pluginSelector?: PluginSelector;
 }
 
+/** What a scope narrows to: a client's ceiling, or what one request asks for. */
 export interface ScopeSpec {
   readonly library?: string;
+  /** Any-of. */
   readonly categories?: readonly string[];
+  /** Each item is all-of its comma parts; items are any-of. */
   readonly tags?: readonly string[];
 }
 

@@ -3,6 +3,10 @@ import { isUtf8 } from "node:buffer";
 import { createHash } from "node:crypto";
 import fs from "node:fs";
 
+import { digestBytes, errorCode, formatDigest } from "../address/index.js";
+
+/** What a failed read without an errno code is called in a skipped row. */
+export const IO_ERROR = "I/O error";
 import type { DiskFile, HarvestedFile, HarvestedPlugin } from "../model.js";
 import type { Pacer } from "./pacer.js";
 
@@ -16,10 +20,6 @@ export const SMALL_FILE_BYTES = 1024 * 1024;
 let scratch: Buffer | undefined;
 const scratchBuffer = (): Buffer => (scratch ??= Buffer.allocUnsafeSlow(SMALL_FILE_BYTES + 1));
 
-/** `sha256:` + 64 lower-case hex over the bytes. */
-export function digestOf(bytes: Uint8Array): string {
-  return `sha256:${createHash("sha256").update(bytes).digest("hex")}`;
-}
 
 /** What a reader hands the whole bytes of a file to, with their digest (a view that is only good during the call). */
 export type BytesUse = (bytes: Uint8Array, digest: string) => void;
@@ -35,7 +35,7 @@ export async function readHarvestedFile(file: DiskFile, path: string, pacer: Pac
   const whole = file.size <= SMALL_FILE_BYTES ? readIntoScratch(file.abs) : null;
   if (whole !== null || use !== undefined) {
     const bytes = whole ?? fs.readFileSync(file.abs);
-    const digest = digestOf(bytes);
+    const digest = digestBytes(bytes);
     use?.(bytes, digest);
     // isUtf8 is the fatal TextDecoder's verdict without building the string.
     return { path, abs: file.abs, size: bytes.length, mtimeMs: file.mtimeMs, digest, text: isUtf8(bytes) };
@@ -58,7 +58,7 @@ export async function readHarvestedFile(file: DiskFile, path: string, pacer: Pac
     fs.closeSync(fd);
   }
   if (text) text = decodes(decoder); // A multi-byte sequence cut off at the end is not UTF-8.
-  return { path, abs: file.abs, size, mtimeMs: file.mtimeMs, digest: `sha256:${hash.digest("hex")}`, text };
+  return { path, abs: file.abs, size, mtimeMs: file.mtimeMs, digest: formatDigest(hash), text };
 }
 
 /** The whole file as a view of the shared buffer (good until the next read), or null when it has grown past
@@ -90,11 +90,6 @@ function decodes(decoder: TextDecoder, part?: Uint8Array): boolean {
 }
 
 /** Node's error code (`ENOENT`) or a generic word; never the message, which carries the absolute path. */
-export function errorCode(error: unknown): string {
-  const code = (error as { code?: unknown } | null)?.code;
-  return typeof code === "string" ? code : "I/O error";
-}
-
 export type ReadResult =
   | { readonly ok: true; readonly file: HarvestedFile }
   | { readonly ok: false; readonly code: string };
@@ -117,7 +112,7 @@ export function createFileReader(pacer: Pacer, prior: ReadonlyMap<string, Harves
     try {
       return { ok: true, file: await readHarvestedFile(file, file.path, pacer, use) };
     } catch (error) {
-      return { ok: false, code: errorCode(error) };
+      return { ok: false, code: errorCode(error, IO_ERROR) };
     }
   };
   return {

@@ -1,7 +1,7 @@
 // Plugin globs (§3.1, §3.2), compiled once per plugin with micromatch and matched against relative paths.
 import micromatch from "micromatch";
 
-import { isHiddenSegment, VISIBLE_DOT_NAMES } from "./paths.js";
+import { isHiddenSegment, VISIBLE_DOT_NAMES } from "../address/index.js";
 
 export const SKILL_CONVENTION: readonly string[] = [
   "skills/**/SKILL.md",

@@ -2,11 +2,11 @@
 import { createHash } from "node:crypto";
 import type { DiskFile, HarvestedPlugin, PluginMeta } from "../model.js";
 import type { HarvestContext } from "./context.js";
-import { createFileReader, errorCode, priorReads } from "./digest.js";
+import { createFileReader, IO_ERROR, priorReads } from "./digest.js";
 import { compileHiddenOptIns, SKILL_CONVENTION } from "./globs.js";
 import { compileFileGlobs, harvestLibraryFiles } from "./library.js";
 import { sharedPacer } from "./pacer.js";
-import { comparePaths } from "./paths.js";
+import { compareCodeUnits, errorCode } from "../address/index.js";
 import { harvestPrompts, selectPromptGlobs } from "./prompts.js";
 import { compileSkillGlobs, harvestSkills } from "./skills.js";
 import { isUnreadableReason } from "./reasons.js";
@@ -66,7 +66,7 @@ export async function harvestPlugin(input: HarvestInput): Promise<HarvestedPlugi
     return await harvestRoot(input, opened.real);
   } catch (error) {
     // Never the error's message: it may carry an absolute path.
-    return failed(input, `Harvesting ${rootName(input)} failed (${errorCode(error)}).`);
+    return failed(input, `Harvesting ${rootName(input)} failed (${errorCode(error, IO_ERROR)}).`);
   }
 }
 
@@ -78,8 +78,8 @@ async function harvestRoot(input: HarvestInput, rootReal: string): Promise<Harve
 
   const pacer = sharedPacer();
   const walk = await walkRoot(rootReal, optIns, pacer);
-  const entries = walk.files.sort((a, b) => comparePaths(a.path, b.path));
-  const escapes = walk.escapes.sort(comparePaths);
+  const entries = walk.files.sort((a, b) => compareCodeUnits(a.path, b.path));
+  const escapes = walk.escapes.sort(compareCodeUnits);
   // The same spec over the same files, each at the same real path, size and mtime: the last harvest stands (§9).
   const walkKey = keyOf(input, rootReal, entries, escapes);
   // Not when a file could not be read last time (EACCES, EMFILE, EIO may pass): it is tried again.

@@ -2,7 +2,7 @@
 import type { HarvestedFile } from "../model.js";
 import type { HarvestContext } from "./context.js";
 import { compileGlobs, type GlobSet, isLiteralGlob } from "./globs.js";
-import { ancestorsOf, baseName, isHiddenPath, skillAddress } from "./paths.js";
+import { ancestorsOf, baseName, isHiddenPath, skillAddress } from "../address/index.js";
 import { REASONS } from "./reasons.js";
 
 const RESERVED = new Set(["_index.md", "_files.md"]);

@@ -2,6 +2,7 @@
 // and a missing version, adds keywords, and supplies `skills` / `commands` paths for kinds the config left unset.
 import fs from "node:fs";
 import nodePath from "node:path";
+import { errorCode } from "../address/index.js";
 import { checkGlob } from "../config/globs.js";
 import type { PluginMeta } from "../model.js";
 
@@ -56,7 +57,7 @@ export function readJsonInRoot(rootAbs: string, candidates: readonly string[]): 
     try {
       text = fs.readFileSync(real, "utf8");
     } catch (error) {
-      return { ok: false, file, error: `${file} could not be read (${codeOf(error)})` };
+      return { ok: false, file, error: `${file} could not be read (${errorCode(error, "unknown error")})` };
     }
     try {
       // A leading BOM is not JSON, but editors write one.
@@ -135,8 +136,4 @@ export function applyManifestMeta(meta: PluginMeta, manifest: PluginManifest | n
 
 function isInside(rootReal: string, real: string): boolean {
   return real === rootReal || real.startsWith(rootReal.endsWith(nodePath.sep) ? rootReal : rootReal + nodePath.sep);
-}
-
-function codeOf(error: unknown): string {
-  return typeof error === "object" && error !== null && "code" in error ? String(error.code) : "unknown error";
 }

@@ -3,7 +3,8 @@ import fs from "node:fs";
 
 import type { HarvestedPromptFile } from "../model.js";
 import type { HarvestContext } from "./context.js";
-import { errorCode } from "./digest.js";
+import { errorCode } from "../address/index.js";
+import { IO_ERROR } from "./digest.js";
 import { compileGlobs, type GlobSet, isLiteralGlob, PROMPT_CONVENTION } from "./globs.js";
 import { REASONS } from "./reasons.js";
 
@@ -43,7 +44,7 @@ export async function harvestPrompts(ctx: HarvestContext, select: PromptGlobs): 
     try {
       bytes = fs.readFileSync(entry.abs);
     } catch (error) {
-      ctx.skipped.add(entry.path, REASONS.unreadable(errorCode(error)));
+      ctx.skipped.add(entry.path, REASONS.unreadable(errorCode(error, IO_ERROR)));
       continue;
     }
     let text: string;

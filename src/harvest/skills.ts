@@ -1,12 +1,11 @@
 // Skills (§3.1, §3.3–3.5): discover SKILL.md files, check their frontmatter, gather and read their files.
 import type { HarvestedFile, HarvestedSkill } from "../model.js";
-import { hasPlaceholders } from "../shelf/placeholders.js";
 import { type HarvestContext, under } from "./context.js";
 import { sameStat } from "./digest.js";
 import { findCitations } from "./citations.js";
 import { checkSkillFrontmatter, parseSkillMd } from "./frontmatter.js";
 import { compileGlobs, type GlobSet } from "./globs.js";
-import { baseName, comparePaths, isHiddenPath, joinPath, parentOf, skillAddress } from "./paths.js";
+import { baseName, compareCodeUnits, hasPlaceholders, isHiddenPath, joinPath, parentOf, skillAddress } from "../address/index.js";
 import { MAX_SKILL_BYTES, MAX_SKILL_FILES, REASONS } from "./reasons.js";
 import type { WalkEntry } from "./walk.js";
 
@@ -178,7 +177,7 @@ export async function harvestSkills(ctx: HarvestContext, globs: GlobSet): Promis
       ctx.skipped.add(escape, REASONS.symlinkLeavesRoot);
     }
   }
-  const skillDirs = [...candidates.keys()].sort(comparePaths);
+  const skillDirs = [...candidates.keys()].sort(compareCodeUnits);
   const checked: (Checked | undefined)[] = [];
   for (const dir of skillDirs) checked.push(await checkCandidate(ctx, candidates.get(dir) as Candidate));
 

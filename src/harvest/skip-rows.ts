@@ -1,7 +1,7 @@
 // Skipped rows (§3.5), collected once per plugin: deduplicated (a nested skill's file is also its outer skill's)
 // and sorted by path.
 import type { SkipRow } from "../model.js";
-import { comparePaths } from "./paths.js";
+import { compareCodeUnits } from "../address/index.js";
 
 export class SkipRows {
   readonly #rows = new Map<string, SkipRow>();
@@ -13,6 +13,6 @@ export class SkipRows {
 
   /** Sorted by path (code-unit order), then reason. */
   sorted(): SkipRow[] {
-    return [...this.#rows.values()].sort((a, b) => comparePaths(a.path, b.path) || comparePaths(a.reason, b.reason));
+    return [...this.#rows.values()].sort((a, b) => compareCodeUnits(a.path, b.path) || compareCodeUnits(a.reason, b.reason));
   }
 }

@@ -3,7 +3,7 @@
 import { createHash, timingSafeEqual } from "node:crypto";
 import type { AuthInfo } from "@modelcontextprotocol/server";
 import type { NextFunction, Request, Response } from "express";
-import type { ScopeSpec } from "../resolve/compile-scope.js";
+import type { ScopeSpec } from "../config/index.js";
 
 /** A client with its token already read from the environment (by the CLI, the only reader of the environment). */
 export interface Client {

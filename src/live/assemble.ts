@@ -15,6 +15,8 @@ import { parsePluginPrompts } from "../shelf/prompts.js";
 import { matchesSelector } from "../shelf/select.js";
 import { planFetch, type FetchPlan } from "../sources/fetch-plan.js";
 import { resolveInside, TreeTable, type GitTrees, type Tree } from "../sources/trees.js";
+import { joinPath } from "../address/index.js";
+import { isDirectorySync } from "../sources/index.js";
 
 export interface AssembleOptions {
   readonly generation: number;
@@ -217,7 +219,7 @@ async function harvestSpec(config: Config, spec: PluginSpec, trees: TreeTable, o
   let meta = spec.meta;
   let skills = spec.skills;
   let commands = spec.commands;
-  if (spec.manifest && isDirectory(root.abs)) {
+  if (spec.manifest && isDirectorySync(root.abs)) {
     const read = readPluginManifest(root.abs);
     if (!read.ok) return failedPlugin(base, `The plugin manifest ${read.error}.`);
     meta = applyManifestMeta(meta, read.manifest);
@@ -339,7 +341,7 @@ export function reportFetches(
     const extra = state === undefined ? {} : { watch: state };
     if (tree.kind === "local") {
       const failed = plugins.find((plugin) => plugin.fetch === key && plugin.status === "failed" && isLocalFailure(plugin));
-      const exists = tree.rootAbs !== undefined && isDirectory(tree.rootAbs);
+      const exists = tree.rootAbs !== undefined && isDirectorySync(tree.rootAbs);
       if (failed !== undefined) fetches.set(key, { status: "failed", ...(failed.error === undefined ? {} : { error: failed.error }), ...extra });
       else if (!exists) fetches.set(key, { status: "failed", error: `The folder of fetch ${key} does not exist.`, ...extra });
       else fetches.set(key, { status: "ok", built, ...extra });
@@ -362,16 +364,4 @@ function isLocalFailure(plugin: HarvestedPlugin): boolean {
 
 function subdirOf(address: PluginAddress): string {
   return address.kind === "source" ? address.subdir : "";
-}
-
-function joinPath(a: string, b: string): string {
-  return a === "" ? b : b === "" ? a : `${a}/${b}`;
-}
-
-function isDirectory(abs: string): boolean {
-  try {
-    return fs.statSync(abs).isDirectory();
-  } catch {
-    return false;
-  }
 }

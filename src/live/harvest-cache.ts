@@ -16,6 +16,7 @@ import type { DiskFile, HarvestedFile, HarvestedPlugin, HarvestedSkill } from ".
 import { parsePromptFiles } from "../prompts/index.js";
 import { VERSION } from "../version.js";
 import type { HarvestMemo } from "./assemble.js";
+import { digestBytes, formatDigest } from "../address/index.js";
 
 export const HARVEST_FILE = "harvest.json";
 const HARVEST_VERSION = 5;
@@ -58,7 +59,7 @@ export async function readHarvestCache(cacheDir: string, configDigest: string): 
     const header = JSON.parse(bytes.toString("utf8", 0, first)) as Partial<RecordHeader> | null;
     const trailer = JSON.parse(bytes.toString("utf8", last + 1)) as Partial<RecordTrailer> | null;
     const lines = bytes.subarray(first + 1, last + 1);
-    if (header?.version !== HARVEST_VERSION || header.app !== VERSION || header.config !== configDigest || trailer?.digest !== sha256(lines)) return memo;
+    if (header?.version !== HARVEST_VERSION || header.app !== VERSION || header.config !== configDigest || trailer?.digest !== digestBytes(lines)) return memo;
     for (let start = 0; start < lines.length; ) {
       const end = lines.indexOf(0x0a, start);
       const entry = JSON.parse(lines.toString("utf8", start, end)) as RecordedPlugin;
@@ -69,10 +70,6 @@ export async function readHarvestCache(cacheDir: string, configDigest: string): 
     return new Map();
   }
   return memo;
-}
-
-function sha256(bytes: Uint8Array): string {
-  return `sha256:${createHash("sha256").update(bytes).digest("hex")}`;
 }
 
 /** Record the harvests of `plugins` (the caller picks the local ones). Only plugins that harvested are recorded, and
@@ -93,7 +90,7 @@ export async function writeHarvestCache(cacheDir: string, configDigest: string, 
         hash.update(line);
         await file.writeFile(line);
       }
-      const trailer: RecordTrailer = { digest: `sha256:${hash.digest("hex")}` };
+      const trailer: RecordTrailer = { digest: formatDigest(hash) };
       await file.writeFile(JSON.stringify(trailer));
     } finally {
       await file.close();

@@ -2,7 +2,8 @@
 // is reported on /health and watched again after POST /reindex.
 import type { Config } from "../config/types.js";
 import { ShelfService, type ShelfServiceOptions } from "./shelf-service.js";
-import { isDirectory, RootWatcher, type WatchState } from "./watch.js";
+import { RootWatcher, type WatchState } from "./watch.js";
+import { isDirectorySync } from "../sources/index.js";
 import { planWatch } from "./watch-targets.js";
 
 /** Long enough to fold an editor's save (write, rename, chmod) into one rescan; short enough to feel live. */
@@ -21,7 +22,7 @@ export async function startLiveShelf(config: Config, now: () => Date, options: S
   for (const fetch of plan.off) states.set(fetch, "off");
   // The first shelf is served before the directories are watched (one watch per directory costs a few hundred
   // ms on a large shelf); it already reports the roots it is about to watch.
-  for (const target of plan.targets) states.set(target.fetch, isDirectory(target.abs) ? "watching" : "degraded");
+  for (const target of plan.targets) states.set(target.fetch, isDirectorySync(target.abs) ? "watching" : "degraded");
   const service = await ShelfService.start(config, now, { ...options, watch: (fetch) => states.get(fetch) });
 
   const holder = service.holder;

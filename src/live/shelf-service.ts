@@ -6,6 +6,7 @@ import { createHash } from "node:crypto";
 import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
+import { errorCode } from "../address/index.js";
 import type { Config } from "../config/types.js";
 import type { Logger } from "../log.js";
 import type { FetchReport, HarvestedPlugin, Shelf } from "../model.js";
@@ -250,7 +251,7 @@ export class ShelfService {
       await this.git.saveRecord();
     } catch (error) {
       // A cache that cannot be written costs the next cold start its shortcut, nothing more.
-      this.options.log?.log("warn", "cache record not written", { error: codeOf(error) });
+      this.options.log?.log("warn", "cache record not written", { error: errorCode(error) });
     }
   }
 
@@ -271,7 +272,7 @@ export class ShelfService {
       .then(() => writeHarvestCache(cacheDir, this.configDigest, [...local.values()]))
       .catch((error: unknown) => {
         this.recorded = new Map();
-        this.options.log?.log("warn", "harvest record not written", { error: codeOf(error) });
+        this.options.log?.log("warn", "harvest record not written", { error: errorCode(error) });
       });
   }
 
@@ -321,8 +322,4 @@ export function digestConfig(config: Config): string {
 
 function short(commit: string | undefined): string {
   return commit === undefined ? "" : commit.slice(0, 12);
-}
-
-function codeOf(error: unknown): string {
-  return typeof error === "object" && error !== null && "code" in error ? String(error.code) : "unknown";
 }

@@ -3,7 +3,7 @@
 import type { ShelfHolder } from "../live/holder.js";
 import type { Answer, Scope } from "../model.js";
 import { NOT_FOUND_ADVICE, resolve } from "../resolve/index.js";
-import { mimeTypeFor } from "../resolve/media.js";
+import { mimeTypeFor } from "../address/index.js";
 import { decodeUtf8, readFallbackFile, readServedFile } from "../sources/content.js";
 import type { ContentCache } from "./content-cache.js";
 

@@ -1,8 +1,8 @@
 // What one request asks to see (§5.1): its scope and the listing/tool switches, from query parameters and
 // headers (a header wins over the parameter of the same setting; repeated parameters are lists).
 import type { Scope } from "../model.js";
-import type { ScopeSpec } from "../resolve/compile-scope.js";
 import { FULL_SCOPE } from "../resolve/index.js";
+import type { ScopeSpec } from "../config/index.js";
 
 export interface RequestView {
   readonly scope: Scope;

@@ -1,7 +1,8 @@
 // The MCP Skills extension (SEP-2640) over our own shelf: skills/list, skills/get, resources/directory/read.
 // Entries and digests come from the shelf, so what a host verifies is what resources/read returns.
 import type { Scope, Shelf, Skill } from "../model.js";
-import { formatSkillUri, visibleSkills } from "../resolve/index.js";
+import { visibleSkills } from "../resolve/index.js";
+import { formatSkillMdUri, formatSkillUri } from "../address/index.js";
 
 export const SKILLS_EXTENSION = "io.modelcontextprotocol/skills";
 export const DEFAULT_PAGE_SIZE = 100;
@@ -27,7 +28,7 @@ export function formatSkillEntry(skill: Skill): SkillEntry {
 
 function buildSkillEntry(skill: Skill): SkillEntry {
   return {
-    uri: formatSkillUri(skill.library, [...skill.address, "SKILL.md"]),
+    uri: formatSkillMdUri(skill.library, skill.address),
     frontmatter: skill.frontmatter,
     resources: skill.paths.map((path) => {
       const file = skill.files.get(path);
@@ -79,6 +80,6 @@ export function paginate<T>(sorted: readonly T[], keyOf: (item: T) => string, af
 
 export function listSkillEntries(shelf: Shelf, scope: Scope, after: string | null, size = DEFAULT_PAGE_SIZE): Page<SkillEntry> {
   const skills = visibleSkills(shelf, scope);
-  const page = paginate(skills, (skill) => formatSkillUri(skill.library, [...skill.address, "SKILL.md"]), after, size);
+  const page = paginate(skills, (skill) => formatSkillMdUri(skill.library, skill.address), after, size);
   return { items: page.items.map(formatSkillEntry), ...(page.nextCursor === undefined ? {} : { nextCursor: page.nextCursor }) };
 }

@@ -4,13 +4,7 @@
 // failure an operator can get.
 import type { HarvestedPlugin, Scope, Shelf } from "../model.js";
 import { matchesCategories, matchesTags } from "../shelf/select.js";
-
-export interface ScopeSpec {
-  readonly library?: string;
-  readonly categories?: readonly string[];
-  /** Each item is all-of its comma parts; items are any-of. */
-  readonly tags?: readonly string[];
-}
+import type { ScopeSpec } from "../config/index.js";
 
 export type ScopeResult = { readonly ok: true; readonly scope: Scope } | { readonly ok: false; readonly message: string };
 

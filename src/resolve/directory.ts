@@ -3,12 +3,10 @@
 // library files. Files and unknown addresses are not directories. Generated documents are not listed: a
 // directory read shows the tree itself, and the indexes stay one read away.
 import type { Scope, Shelf, Skill } from "../model.js";
-import { MARKDOWN } from "./media.js";
+import { compareCodeUnits, formatSkillUri, MARKDOWN, parseSkillUri, SKILL_FILE } from "../address/index.js";
 import { formatNotFound } from "./hints.js";
 import { prefixKeys } from "./lookup.js";
-import { formatSkillUri, parseSkillUri, SKILL_FILE } from "./uri.js";
 import { libraryView, viewOf, type LibraryView } from "./view.js";
-import { compareCodeUnits } from "../shelf/order.js";
 
 export const DIRECTORY_TYPE = "inode/directory";
 

@@ -1,9 +1,8 @@
 // §4: the generated documents, rendered once per (shelf, scope) and memoised in the library view.
 import type { Skill } from "../model.js";
 import { lookup } from "./lookup.js";
-import { FILES_FILE, formatSkillUri, INDEX_FILE, isAddressableSegment, SKILL_FILE } from "./uri.js";
+import { compareCodeUnits, FILES_FILE, formatSkillMdUri, formatSkillUri, INDEX_FILE, isAddressableSegment } from "../address/index.js";
 import type { FolderNode, LibraryView, Manifest } from "./view.js";
-import { compareCodeUnits } from "../shelf/order.js";
 
 /** The closing advice of every index: how to take the next step. */
 export const INDEX_ADVICE =
@@ -36,7 +35,7 @@ export function renderIndex(lib: LibraryView, folder: FolderNode): string {
   }
   const skills = [...folder.skills].sort((a, b) => compareCodeUnits(leafOf(a), leafOf(b)));
   for (const skill of skills) {
-    lines.push(`${formatSkillUri(name, [...skill.address, SKILL_FILE])}: ${formatOneLine(skill.description)}`);
+    lines.push(`${formatSkillMdUri(name, skill.address)}: ${formatOneLine(skill.description)}`);
   }
   if (folder.segments.length === 0 && lib.files.length > 0) {
     lines.push(`${formatSkillUri(name, [FILES_FILE])}: ${formatCount(lib.files.length, "library file")}`);

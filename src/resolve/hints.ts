@@ -3,7 +3,7 @@
 import type { Answer } from "../model.js";
 import { manifestOf } from "./documents.js";
 import { prefixKeys } from "./lookup.js";
-import { FILES_FILE, formatSkillUri, INDEX_FILE, MANIFEST_FILE, SKILL_FILE } from "./uri.js";
+import { FILES_FILE, formatSkillUri, INDEX_FILE, MANIFEST_FILE, SKILL_FILE } from "../address/index.js";
 import type { LibraryView } from "./view.js";
 
 /** Advice when there is no hint: where to start, without naming any document the caller may not see. */

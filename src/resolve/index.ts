@@ -2,22 +2,7 @@
 export { resolve } from "./resolve.js";
 export { findSkillBySkillMd, listingRows, visibleSkills, type ListingRow } from "./listing.js";
 export { FULL_SCOPE, isLibraryVisible, isPluginAdmitted, isVisible } from "./scope.js";
-export {
-  FILES_FILE,
-  INDEX_FILE,
-  MANIFEST_FILE,
-  SCHEME,
-  SKILL_FILE,
-  decodeSegment,
-  encodeSegment,
-  formatSkillUri,
-  isHiddenPath,
-  isHiddenSegment,
-  parseSkillUri,
-  type SkillAddress,
-} from "./uri.js";
 export { INDEX_ADVICE, FILES_ADVICE, formatCount, formatOneLine } from "./documents.js";
 export { NOT_FOUND_ADVICE } from "./hints.js";
-export { JSON_TYPE, MARKDOWN, mimeTypeFor } from "./media.js";
 export { DIRECTORY_TYPE, readDirectory, type DirectoryAnswer, type DirectoryEntry } from "./directory.js";
 export { findPrompt, visiblePrompts } from "./prompts.js";

@@ -1,11 +1,9 @@
 // §4.4: the listing is indexes, not skills — a dozen rows whatever the size of the shelf — unless `full`.
 import type { Scope, Shelf, Skill } from "../model.js";
 import { formatCount, formatOneLine } from "./documents.js";
-import { MARKDOWN } from "./media.js";
-import { FILES_FILE, formatSkillUri, INDEX_FILE, parseSkillUri, SKILL_FILE } from "./uri.js";
+import { compareCodeUnits, FILES_FILE, formatSkillMdUri, formatSkillUri, INDEX_FILE, MARKDOWN, parseSkillUri, SKILL_FILE } from "../address/index.js";
 import type { FolderNode, LibraryView, ShelfView } from "./view.js";
 import { libraryView, viewOf } from "./view.js";
-import { compareCodeUnits } from "../shelf/order.js";
 
 export interface ListingRow {
   readonly uri: string;
@@ -28,7 +26,7 @@ export function listingRows(shelf: Shelf, scope: Scope, full: boolean): readonly
     for (const lib of libs) {
       for (const skill of lib.skills.values()) {
         skills.push({
-          uri: formatSkillUri(lib.library.name, [...skill.address, SKILL_FILE]),
+          uri: formatSkillMdUri(lib.library.name, skill.address),
           name: skill.name,
           description: skill.description,
           mimeType: MARKDOWN,
@@ -53,7 +51,7 @@ export function visibleSkills(shelf: Shelf, scope: Scope): readonly Skill[] {
   const out: { uri: string; skill: Skill }[] = [];
   for (const lib of visibleLibraries(shelf, scope)) {
     for (const skill of lib.skills.values()) {
-      out.push({ uri: formatSkillUri(lib.library.name, [...skill.address, SKILL_FILE]), skill });
+      out.push({ uri: formatSkillMdUri(lib.library.name, skill.address), skill });
     }
   }
   out.sort((a, b) => compareCodeUnits(a.uri, b.uri));

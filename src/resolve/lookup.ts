@@ -2,8 +2,8 @@
 // Rendering is left to the caller, so the manifest can classify its own paths without recursion.
 import type { DiskFile, HarvestedPlugin, ServedFile, Skill } from "../model.js";
 import type { FolderNode, LibraryView } from "./view.js";
-import { insideSkillAddress, joinPath } from "./view.js";
-import { FILES_FILE, INDEX_FILE, isHiddenPath, MANIFEST_FILE } from "./uri.js";
+import { insideSkillAddress } from "./view.js";
+import { FILES_FILE, hasHiddenSegment, INDEX_FILE, joinPath, MANIFEST_FILE } from "../address/index.js";
 
 export type Target =
   | { readonly kind: "index"; readonly folder: FolderNode }
@@ -34,7 +34,7 @@ export function lookup(lib: LibraryView, segments: readonly string[]): Target | 
     const rest = segments.slice(i);
     if (rest.length === 1 && rest[0] === MANIFEST_FILE) return { kind: "manifest", skill };
     // Inside a skill the hidden rule always holds (§3.2), whatever the skill's own address spells.
-    if (isHiddenPath(rest)) return null;
+    if (hasHiddenSegment(rest)) return null;
     const path = rest.join("/");
     const file = skill.files.get(path);
     if (file !== undefined) return { kind: "file", file };
@@ -43,7 +43,7 @@ export function lookup(lib: LibraryView, segments: readonly string[]): Target | 
   }
 
   // Outside every visible skill the hidden rule applies to library files and fallbacks alike.
-  if (isHiddenPath(segments)) return null;
+  if (hasHiddenSegment(segments)) return null;
   const path = keys[n] as string;
 
   // 3. A library file of an admitted plugin (the view keeps only the first plugin's, in library order).
@@ -71,7 +71,7 @@ function fallback(
   const last = segments[segments.length - 1];
   // Reserved names would pass off a disk file as a generated document.
   if (last === INDEX_FILE || last === FILES_FILE) return null;
-  if (isHiddenPath(segments)) return null;
+  if (hasHiddenSegment(segments)) return null;
   // A skill directory (served or skipped, any plugin on this fetch) serves only through its skill, never raw:
   // a skipped skill stays skipped and a narrowed scope does not read another plugin's skill.
   const dirs = lib.skillDirsByFetch.get(plugin.fetch);

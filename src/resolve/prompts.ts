@@ -2,7 +2,7 @@
 import type { Scope, Shelf } from "../model.js";
 import type { PromptDef } from "../prompts/index.js";
 import { isVisible } from "./scope.js";
-import { compareCodeUnits } from "../shelf/order.js";
+import { compareCodeUnits } from "../address/index.js";
 
 export function visiblePrompts(shelf: Shelf, scope: Scope): PromptDef[] {
   const out: PromptDef[] = [];

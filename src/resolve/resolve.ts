@@ -3,8 +3,7 @@ import type { Answer, Scope, Shelf } from "../model.js";
 import { manifestOf, renderFiles, renderIndex } from "./documents.js";
 import { formatNotFound } from "./hints.js";
 import { lookup } from "./lookup.js";
-import { JSON_TYPE, MARKDOWN, mimeTypeFor } from "./media.js";
-import { parseSkillUri } from "./uri.js";
+import { JSON_TYPE, MARKDOWN, mimeTypeFor, parseSkillUri } from "../address/index.js";
 import { libraryView, viewOf } from "./view.js";
 
 /** What a read of `uri` answers for a caller limited to `scope`. Never throws; the answer's `uri` is as sent. */

@@ -3,8 +3,7 @@
 import type { HarvestedPlugin, Library, LibraryFile, Scope, Shelf, Skill } from "../model.js";
 import type { ListingRow } from "./listing.js";
 import { isLibraryVisible, isPluginAdmitted } from "./scope.js";
-import { FILES_FILE, INDEX_FILE, isAddressableSegment, isHiddenPath } from "./uri.js";
-import { compareCodeUnits } from "../shelf/order.js";
+import { compareCodeUnits, FILES_FILE, hasHiddenSegment, INDEX_FILE, isAddressableSegment, joinPath } from "../address/index.js";
 
 /** A level of the address tree that holds at least one visible skill somewhere below it. */
 export interface FolderNode {
@@ -154,7 +153,7 @@ function visibleFiles(library: Library, plugins: readonly HarvestedPlugin[]): Li
       if (file.plugin !== plugin.id) continue;
       const segments = file.path.split("/");
       const last = segments[segments.length - 1];
-      if (!segments.every(isAddressableSegment) || isHiddenPath(segments)) continue;
+      if (!segments.every(isAddressableSegment) || hasHiddenSegment(segments)) continue;
       if (last === INDEX_FILE || last === FILES_FILE || insideSkillAddress(library, segments)) continue;
       own.push(file);
     }
@@ -197,7 +196,3 @@ function skillDirsByFetch(shelf: Shelf, library: Library): Map<string, Set<strin
   return byFetch;
 }
 
-/** `("", "a")` => `a`; `("r", "")` => `r`; `("r", "a")` => `r/a`. */
-export function joinPath(head: string, tail: string): string {
-  return head === "" ? tail : tail === "" ? head : `${head}/${tail}`;
-}

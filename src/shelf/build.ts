@@ -1,5 +1,4 @@
 // Pure: harvested plugins + library plans → one immutable shelf. No disk, no clock (the caller passes `built`).
-import { createHash } from "node:crypto";
 import type {
   Dangling,
   FetchReport,
@@ -14,12 +13,8 @@ import type {
   Skill,
 } from "../model.js";
 import { buildPromptDefs, formatPromptName, type PromptDef } from "../prompts/index.js";
-import { mimeTypeFor } from "../resolve/media.js";
-import { formatSkillUri } from "../resolve/uri.js";
+import { compareCodeUnits, digestBytes, formatSkillUri, joinPath, mimeTypeFor, skillAddress, substitutePlaceholders } from "../address/index.js";
 import { auditCitations } from "./citations.js";
-import { compareCodeUnits } from "./order.js";
-import { substitutePlaceholders } from "./placeholders.js";
-import { skillAddress } from "../harvest/paths.js";
 
 export interface LibraryPlan {
   readonly name: string;
@@ -58,10 +53,6 @@ export function buildShelf(input: BuildInput): Shelf {
     fetches: input.fetches,
   };
   return shelf;
-}
-
-export function sha256(bytes: Uint8Array): string {
-  return `sha256:${createHash("sha256").update(bytes).digest("hex")}`;
 }
 
 /** Each library's plan, as built: a library is a function of its plan and its plugins' harvests. */
@@ -222,7 +213,7 @@ function serveSkillMd(skill: HarvestedSkill, libraryUri: string, skillUri: strin
   if (!skill.placeholders || raw === undefined) return base;
   const body = substitutePlaceholders(UTF8.decode(raw.subarray(skill.bodyOffset)), libraryUri, skillUri);
   const served = concat(raw.subarray(0, skill.bodyOffset), ENCODER.encode(body));
-  return { ...base, bytes: served, size: served.byteLength, digest: sha256(served) };
+  return { ...base, bytes: served, size: served.byteLength, digest: digestBytes(served) };
 }
 
 function concat(head: Uint8Array, tail: Uint8Array): Uint8Array {
@@ -263,8 +254,4 @@ function buildPluginSkills(library: string, plugin: HarvestedPlugin): Skill[] {
       paths,
     };
   });
-}
-
-function joinPath(dir: string, rest: string): string {
-  return dir === "" ? rest : `${dir}/${rest}`;
 }

@@ -2,7 +2,7 @@
 // would; those that answer *not found* are dangling. External URLs and in-page anchors are not citations.
 import type { Dangling, HarvestedSkill, Shelf, Skill } from "../model.js";
 import { FULL_SCOPE, resolve } from "../resolve/index.js";
-import { PLUGIN_ROOT, SKILL_DIR } from "./placeholders.js";
+import { formatSkillMdUri, PLUGIN_ROOT, SKILL_DIR } from "../address/index.js";
 
 const SCHEME = /^[a-z][a-z0-9+.-]*:/i;
 
@@ -22,7 +22,7 @@ export function auditCitations(shelf: Shelf): Map<string, Dangling[]> {
         const target = citationUri(skill, cites);
         if (target === null || resolve(shelf, FULL_SCOPE, target).kind !== "notFound") continue;
         const rows = out.get(skill.plugin) ?? [];
-        rows.push({ skill: `${skill.uri}/SKILL.md`, cites });
+        rows.push({ skill: formatSkillMdUri(skill.library, skill.address), cites });
         out.set(skill.plugin, rows);
       }
     }

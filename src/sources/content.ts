@@ -1,9 +1,9 @@
 // Reading served bytes back from disk. The shelf publishes size and digest at harvest; a read must never
 // return bytes that disagree with them, so a file that changed since is refused until the next rescan.
-import { createHash } from "node:crypto";
 import { closeSync, constants, fstatSync, openSync, readSync } from "node:fs";
 import { open } from "node:fs/promises";
 import type { DiskFile, ServedFile } from "../model.js";
+import { digestBytes } from "../address/index.js";
 
 export type Content = { readonly ok: true; readonly bytes: Uint8Array } | { readonly ok: false };
 
@@ -16,8 +16,7 @@ export async function readServedFile(file: ServedFile, hash = false): Promise<Co
   const read = await readDiskFile(file.disk);
   if (read === null || read.bytes.byteLength !== file.size) return { ok: false };
   if (!hash && read.mtimeMs === file.disk.mtimeMs) return { ok: true, bytes: read.bytes };
-  const digest = `sha256:${createHash("sha256").update(read.bytes).digest("hex")}`;
-  return digest === file.digest ? { ok: true, bytes: read.bytes } : { ok: false };
+  return digestBytes(read.bytes) === file.digest ? { ok: true, bytes: read.bytes } : { ok: false };
 }
 
 /** A fallback read publishes no digest in advance: the bytes are whatever the file holds now. */

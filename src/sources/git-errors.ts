@@ -1,5 +1,6 @@
 // A git failure in words an operator can act on. Git's own stderr is never shown: it names the repository URL
 // (an absolute path for git+file) and cache paths, so it is read only to pick one of these fixed sentences.
+import { errorCode } from "../address/index.js";
 
 export type GitFailureKind = "auth" | "unreachable" | "ref" | "missing" | "timeout" | "other";
 
@@ -41,6 +42,5 @@ export function classifyGitFailure(error: ExecError, stderr: string, action: str
 /** Any thrown value as a GitFailure, never with a message that was not written here. */
 export function asGitFailure(error: unknown, action: string): GitFailure {
   if (error instanceof GitFailure) return error;
-  const code = typeof error === "object" && error !== null && "code" in error ? String(error.code) : "unknown";
-  return new GitFailure("other", `${action} failed (${code})`);
+  return new GitFailure("other", `${action} failed (${errorCode(error)})`);
 }

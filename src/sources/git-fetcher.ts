@@ -10,6 +10,7 @@ import { COMMIT } from "./fetch-plan.js";
 import { asGitFailure, type GitFailureKind } from "./git-errors.js";
 import { GitRunner } from "./git-runner.js";
 import { formatRepositoryId, GitStore } from "./git-store.js";
+import { isDirectory } from "./directories.js";
 
 export const DEFAULT_EXPORT_GRACE_MS = 5 * 60_000;
 /** Leftovers of a build that crashed are removed when older than this. */
@@ -224,14 +225,6 @@ export class GitFetcher {
 function withoutError(state: State): State {
   const { error: _error, failure: _failure, ...rest } = state;
   return rest;
-}
-
-async function isDirectory(dir: string): Promise<boolean> {
-  try {
-    return (await stat(dir)).isDirectory();
-  } catch {
-    return false;
-  }
 }
 
 async function names(dir: string): Promise<string[]> {

@@ -4,11 +4,12 @@
 //   <cache>/repos/<id>.git          bare repository (id: a digest of the URL, so no path names a host or user)
 //   <cache>/trees/<id>/<commit>/    the commit's files, exported once and never modified
 import { createHash, randomBytes } from "node:crypto";
-import { mkdir, rename, rm, stat } from "node:fs/promises";
+import { mkdir, rename, rm } from "node:fs/promises";
 import path from "node:path";
 import type { SourceConfig } from "../config/types.js";
 import { GitFailure } from "./git-errors.js";
 import type { GitRunner } from "./git-runner.js";
+import { isDirectory } from "./directories.js";
 
 /** A ref as the remote answered it: the full ref name and the object it names (a tag object for annotated tags). */
 export interface RemoteRef {
@@ -185,12 +186,4 @@ export function parseLsRemote(out: string): LsRemoteLine[] {
     else lines.push({ ref, oid: left.trim() });
   }
   return lines;
-}
-
-async function isDirectory(dir: string): Promise<boolean> {
-  try {
-    return (await stat(dir)).isDirectory();
-  } catch {
-    return false;
-  }
 }

@@ -11,7 +11,7 @@ import type {
   Shelf,
   Skill,
 } from "../../src/model.js";
-import { mimeTypeFor } from "../../src/resolve/media.js";
+import { mimeTypeFor } from "../../src/address/index.js";
 
 export interface SkillSpec {
   /** The skill directory relative to the plugin root. */

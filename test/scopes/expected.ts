@@ -1,7 +1,7 @@
 // What each scope of the fixture must see, written out: every address of the shelf with the plugin that
 // ships it, the generated documents per (library, admitted plugins), and the scope rows of the matrix.
-import type { ScopeSpec } from "../../src/resolve/compile-scope.js";
 import { file, manifest } from "./fixture.js";
+import type { ScopeSpec } from "../../src/config/index.js";
 
 export const O = "ops-kit";
 export const R = "review-kit";

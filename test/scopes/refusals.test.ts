@@ -5,9 +5,10 @@
 import { request as httpRequest } from "node:http";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import * as z from "zod";
-import { compileScope, type ScopeSpec } from "../../src/resolve/compile-scope.js";
+import { compileScope } from "../../src/resolve/compile-scope.js";
 import { parseRequestSettings } from "../../src/mcp/request-view.js";
 import { connectHttp, listSkillUris, startFixture, startHttp, toFailure, type HttpServer, type Served } from "./harness.js";
+import type { ScopeSpec } from "../../src/config/index.js";
 
 const LIBS = "dead, docs, eng";
 const CATEGORIES = "engineering, legacy, writing";

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "vitest";
+import { isHiddenPath, skillAddress } from "../../src/address/index.js";
 
-import { isHiddenPath, skillAddress } from "../../src/harvest/index.js";
 
 describe("skillAddress", () => {
   test.each([

@@ -1,7 +1,7 @@
 import { posix } from "node:path";
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
-import { encodeSegment, formatSkillUri, isHiddenSegment, parseSkillUri } from "../../src/resolve/index.js";
+import { encodeSegment, formatSkillUri, isHiddenSegment, parseSkillUri } from "../../src/address/index.js";
 
 describe("parseSkillUri: valid addresses", () => {
   const rows: { uri: string; library: string; segments: string[] }[] = [

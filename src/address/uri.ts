@@ -1,4 +1,5 @@
-// §2.1: a `skill://` URI becomes (library, segments) in exactly this one place. Total: odd input is null, never a throw.
+// A `skill://` URI becomes (library, segments) in exactly this one place, and every URI the server publishes is
+// formatted here. Total: odd input is null, never a throw.
 
 export const SCHEME = "skill://";
 
@@ -12,20 +13,6 @@ export interface SkillAddress {
   readonly library: string;
   /** Decoded, dot segments removed (clamped at the library root), empty segments dropped. */
   readonly segments: string[];
-}
-
-/** Dot directories that tools publish skills and prompts under, so they are not hidden (§3.2). */
-const VISIBLE_DOT_DIRS: ReadonlySet<string> = new Set([".github", ".claude", ".agents"]);
-
-/** `.git` => true; `.github` => false; `a.md` => false. */
-export function isHiddenSegment(segment: string): boolean {
-  return segment.startsWith(".") && !VISIBLE_DOT_DIRS.has(segment);
-}
-
-/** `["refs", ".env"]` => true. */
-export function isHiddenPath(segments: readonly string[]): boolean {
-  for (const segment of segments) if (isHiddenSegment(segment)) return true;
-  return false;
 }
 
 function isHexDigit(code: number): boolean {
@@ -89,6 +76,12 @@ export function formatSkillUri(library: string, segments: readonly string[]): st
   let uri = SCHEME + encodeSegment(library);
   for (const segment of segments) uri += `/${encodeSegment(segment)}`;
   return uri;
+}
+
+/** The SKILL.md of the skill at `address` below `library`: `("grafana", ["lgtm", "loki"])` =>
+ *  `skill://grafana/lgtm/loki/SKILL.md`. */
+export function formatSkillMdUri(library: string, address: readonly string[]): string {
+  return `${formatSkillUri(library, address)}/${SKILL_FILE}`;
 }
 
 /** Whether a segment survives `parseSkillUri` unchanged once encoded: not empty, not a dot segment, no separator. */

@@ -1,15 +1,17 @@
-// Path rules shared by every harvest step: hidden segments, skill roots, skill addresses, code-unit order.
-// Pure (no disk): the shelf may import `skillAddress` to address skipped skill directories the same way.
+// Path rules every layer shares: the one hidden-name rule, joining and splitting POSIX relative paths, skill roots
+// and skill addresses. Pure: no disk.
 
-/** Dot-names that are part of published layouts, so they are never hidden (§3.2). */
+/** Dot-names that are part of published layouts, so they are never hidden: tools publish skills and prompts
+ *  under them. */
 export const VISIBLE_DOT_NAMES: ReadonlySet<string> = new Set([".github", ".claude", ".agents"]);
 
-/** Stripped from the front of a skill directory to give its folder (§1), longest first. */
+/** Stripped from the front of a skill directory to give its folder, longest first. */
 export const SKILL_ROOTS: readonly string[] = [".github/skills/", ".claude/skills/", ".agents/skills/", "skills/"].sort(
   (a, b) => b.length - a.length,
 );
 
-/** `.git` => true, `.github` => false, `do..ts.md` => false. */
+/** The hidden-name rule, the one place it is written: a dot-name is private to its author (`.git`, `.env`) and is
+ *  never harvested, served, hinted at or watched. `.git` => true, `.github` => false, `do..ts.md` => false. */
 export function isHiddenSegment(segment: string): boolean {
   return segment.startsWith(".") && !VISIBLE_DOT_NAMES.has(segment);
 }
@@ -18,6 +20,11 @@ export function isHiddenSegment(segment: string): boolean {
 export function isHiddenPath(path: string): boolean {
   if (!path.startsWith(".") && !path.includes("/.")) return false;
   return path.split("/").some(isHiddenSegment);
+}
+
+/** The same rule over segments already split: `["refs", ".env"]` => true. */
+export function hasHiddenSegment(segments: readonly string[]): boolean {
+  return segments.some(isHiddenSegment);
 }
 
 /** `a/b/c` => `a/b`; `c` => `""`. */
@@ -31,17 +38,12 @@ export function baseName(path: string): string {
   return path.slice(path.lastIndexOf("/") + 1);
 }
 
-/** `a` + `b` => `a/b`; `""` + `b` => `b`. */
-export function joinPath(dir: string, name: string): string {
-  return dir === "" ? name : `${dir}/${name}`;
+/** `a` + `b` => `a/b`; `""` + `b` => `b`; `a` + `""` => `a`. */
+export function joinPath(head: string, tail: string): string {
+  return head === "" ? tail : tail === "" ? head : `${head}/${tail}`;
 }
 
-/** Code-unit order, the order every sorted list of the shelf uses (never locale order). */
-export function comparePaths(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
-}
-
-/** The address segments of a skill directory (§1): `skills/grafana-lgtm/loki` => `["grafana-lgtm", "loki"]`,
+/** The address segments of a skill directory: `skills/grafana-lgtm/loki` => `["grafana-lgtm", "loki"]`,
  *  `docs/x` => `["docs", "x"]`, `skills/.curated/gh-fix-ci` => `[".curated", "gh-fix-ci"]`. The whole-plugin
  *  skill (`""`) has no directory segments: its address is `[name]`, which the caller supplies. */
 export function skillAddress(dir: string): string[] {

@@ -1,0 +1,33 @@
+// The shared vocabulary of every layer: skill URIs and paths (with the one hidden-name rule), media types, the
+// published order, placeholders, digests and error codes. Pure: no disk, no process, no protocol.
+export { errorCode } from "./errors.js";
+export { DIGEST_PREFIX, digestBytes, formatDigest } from "./digest.js";
+export { JSON_TYPE, MARKDOWN, mimeTypeFor } from "./media.js";
+export { compareCodeUnits } from "./order.js";
+export { PLUGIN_ROOT, SKILL_DIR, hasPlaceholders, substitutePlaceholders } from "./placeholders.js";
+export {
+  SKILL_ROOTS,
+  VISIBLE_DOT_NAMES,
+  ancestorsOf,
+  baseName,
+  hasHiddenSegment,
+  isHiddenPath,
+  isHiddenSegment,
+  joinPath,
+  parentOf,
+  skillAddress,
+} from "./paths.js";
+export {
+  FILES_FILE,
+  INDEX_FILE,
+  MANIFEST_FILE,
+  SCHEME,
+  SKILL_FILE,
+  decodeSegment,
+  encodeSegment,
+  formatSkillMdUri,
+  formatSkillUri,
+  isAddressableSegment,
+  parseSkillUri,
+  type SkillAddress,
+} from "./uri.js";
