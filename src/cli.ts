@@ -17,8 +17,7 @@ import { compileScope } from "./resolve/compile-scope.js";
 import { buildMcpServer } from "./mcp/server.js";
 import { ContentCache } from "./mcp/content-cache.js";
 import { announceOverHttp, SessionRegistry } from "./mcp/sessions.js";
-import { formatCheckReport } from "./report.js";
-import { buildHealth, hasProblems } from "./shelf/health.js";
+import { buildHealth, formatCheckReport, hasProblems } from "./health/index.js";
 import { defaultCacheDir } from "./sources/cache-dir.js";
 import { VERSION } from "./version.js";
 

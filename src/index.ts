@@ -3,7 +3,7 @@ export { configFromDirectories, formatConfigErrors, loadConfig, parseConfig, CON
 export type { Config, ConfigError, ConfigResult, ScopeSpec } from "./config/types.js";
 export { harvestPlugin, type HarvestInput } from "./harvest/index.js";
 export { buildShelf, type BuildInput, type LibraryPlan } from "./shelf/build.js";
-export { buildHealth, type HealthReport } from "./shelf/health.js";
+export { buildHealth, type HealthReport } from "./health/index.js";
 export { FULL_SCOPE, listingRows, readDirectory, resolve, visibleSkills } from "./resolve/index.js";
 export { compileScope } from "./resolve/compile-scope.js";
 export { renderPrompt } from "./prompts/index.js";
@@ -12,5 +12,6 @@ export { startLiveShelf } from "./live/live-shelf.js";
 export { buildMcpServer, type ServerDeps } from "./mcp/server.js";
 export { ContentCache } from "./mcp/content-cache.js";
 export { createHttpApp } from "./http/app.js";
-export type { Answer, Scope, Shelf, Skill } from "./model.js";
+export type { Answer, Scope } from "./resolve/index.js";
+export type { Shelf, Skill } from "./shelf/index.js";
 export { VERSION } from "./version.js";

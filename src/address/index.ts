@@ -31,3 +31,4 @@ export {
   parseSkillUri,
   type SkillAddress,
 } from "./uri.js";
+export type { SkipRow } from "./skip-row.js";

@@ -1,9 +1,9 @@
 // What the harvest steps share for one plugin: the sorted walk, the reader, the skipped rows.
-import type { HarvestedSkill } from "../model.js";
 import type { FileReader } from "./digest.js";
 import type { Pacer } from "./pacer.js";
 import type { SkipRows } from "./skip-rows.js";
 import type { WalkEntry } from "./walk.js";
+import type { HarvestedSkill } from "./types.js";
 
 export interface HarvestContext {
   /** Every walked file, sorted by path in code-unit order. */

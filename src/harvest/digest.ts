@@ -7,8 +7,8 @@ import { digestBytes, errorCode, formatDigest } from "../address/index.js";
 
 /** What a failed read without an errno code is called in a skipped row. */
 export const IO_ERROR = "I/O error";
-import type { DiskFile, HarvestedFile, HarvestedPlugin } from "../model.js";
 import type { Pacer } from "./pacer.js";
+import type { DiskFile, HarvestedFile, HarvestedPlugin } from "./types.js";
 
 /** Files up to this size are read whole in one call; larger ones are hashed in chunks of this size. The shelf keeps
  *  no file's bytes either way: a read is served from disk (through the serving process's bounded cache). */

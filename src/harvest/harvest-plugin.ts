@@ -1,6 +1,5 @@
 // Harvest one plugin: walk its root once, then pick skills, library files and prompts from that one walk.
 import { createHash } from "node:crypto";
-import type { DiskFile, HarvestedPlugin, PluginMeta } from "../model.js";
 import type { HarvestContext } from "./context.js";
 import { createFileReader, IO_ERROR, priorReads } from "./digest.js";
 import { compileHiddenOptIns, SKILL_CONVENTION } from "./globs.js";
@@ -13,6 +12,7 @@ import { isUnreadableReason } from "./reasons.js";
 import { SkipRows } from "./skip-rows.js";
 import { VERSION } from "../version.js";
 import { openRoot, walkRoot, type WalkEntry } from "./walk.js";
+import type { DiskFile, HarvestedPlugin, PluginMeta } from "./types.js";
 
 export interface HarvestInput {
   readonly id: string;

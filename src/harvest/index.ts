@@ -5,3 +5,4 @@ export { SLICE_MS } from "./pacer.js";
 export { checkSkillFrontmatter, isSkillName, parseSkillMd, type SkillCheck, type SkillMdParse } from "./frontmatter.js";
 export { PROMPT_CONVENTION, SKILL_CONVENTION, compileGlobs, normalizeGlob, type GlobSet } from "./globs.js";
 export { MAX_DESCRIPTION_CHARS, MAX_SKILL_BYTES, MAX_SKILL_FILES, REASONS } from "./reasons.js";
+export type * from "./types.js";

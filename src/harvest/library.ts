@@ -1,9 +1,9 @@
 // Library files (§3.1, §3.5): files outside every skill, published by a plugin's `files` globs.
-import type { HarvestedFile } from "../model.js";
 import type { HarvestContext } from "./context.js";
 import { compileGlobs, type GlobSet, isLiteralGlob } from "./globs.js";
 import { ancestorsOf, baseName, isHiddenPath, skillAddress } from "../address/index.js";
 import { REASONS } from "./reasons.js";
+import type { HarvestedFile } from "./types.js";
 
 const RESERVED = new Set(["_index.md", "_files.md"]);
 

@@ -4,7 +4,7 @@ import fs from "node:fs";
 import nodePath from "node:path";
 import { errorCode } from "../address/index.js";
 import { checkGlob } from "../config/globs.js";
-import type { PluginMeta } from "../model.js";
+import type { PluginMeta } from "./types.js";
 
 export const MANIFEST_FILES: readonly string[] = [".claude-plugin/plugin.json", "plugin.json"];
 /** A manifest or marketplace file larger than this is refused rather than parsed. */

@@ -4,8 +4,8 @@
 // reason, never installed or executed.
 import { parsePluginAddress, type SourceKinds } from "../config/address.js";
 import type { SourceConfig } from "../config/types.js";
-import type { PluginMeta } from "../model.js";
 import { parseLabels, parsePathList, readJsonInRoot } from "./manifest.js";
+import type { PluginMeta } from "./types.js";
 
 export const MARKETPLACE_FILES: readonly string[] = [
   ".claude-plugin/marketplace.json",

@@ -1,12 +1,12 @@
 // Prompt files (§3.1, §7): picked by globs and read as text; the prompts module decides their dialect.
 import fs from "node:fs";
 
-import type { HarvestedPromptFile } from "../model.js";
 import type { HarvestContext } from "./context.js";
 import { errorCode } from "../address/index.js";
 import { IO_ERROR } from "./digest.js";
 import { compileGlobs, type GlobSet, isLiteralGlob, PROMPT_CONVENTION } from "./globs.js";
 import { REASONS } from "./reasons.js";
+import type { HarvestedPromptFile } from "../prompts/index.js";
 
 export interface PromptGlobs {
   readonly globs: GlobSet;

@@ -1,5 +1,4 @@
 // Skills (§3.1, §3.3–3.5): discover SKILL.md files, check their frontmatter, gather and read their files.
-import type { HarvestedFile, HarvestedSkill } from "../model.js";
 import { type HarvestContext, under } from "./context.js";
 import { sameStat } from "./digest.js";
 import { findCitations } from "./citations.js";
@@ -8,6 +7,7 @@ import { compileGlobs, type GlobSet } from "./globs.js";
 import { baseName, compareCodeUnits, hasPlaceholders, isHiddenPath, joinPath, parentOf, skillAddress } from "../address/index.js";
 import { MAX_SKILL_BYTES, MAX_SKILL_FILES, REASONS } from "./reasons.js";
 import type { WalkEntry } from "./walk.js";
+import type { HarvestedFile, HarvestedSkill } from "./types.js";
 
 const SKILL_MD = "SKILL.md";
 const MANIFEST = "_manifest";

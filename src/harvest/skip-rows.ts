@@ -1,7 +1,6 @@
 // Skipped rows (§3.5), collected once per plugin: deduplicated (a nested skill's file is also its outer skill's)
 // and sorted by path.
-import type { SkipRow } from "../model.js";
-import { compareCodeUnits } from "../address/index.js";
+import { compareCodeUnits, type SkipRow } from "../address/index.js";
 
 export class SkipRows {
   readonly #rows = new Map<string, SkipRow>();

@@ -2,10 +2,10 @@
 import fs, { type Dirent } from "node:fs";
 import nodePath from "node:path";
 
-import type { DiskFile } from "../model.js";
 import type { GlobSet } from "./globs.js";
 import type { Pacer } from "./pacer.js";
 import { isHiddenSegment, joinPath } from "../address/index.js";
+import type { DiskFile } from "./types.js";
 
 export interface WalkEntry extends DiskFile {
   /** Some segment of `path` is hidden; the entry is only here because a glob spelled that segment out. */

@@ -9,7 +9,7 @@ import { DEFAULT_VIEW, parseRequestSettings, type RequestView } from "../mcp/req
 import { compileScope } from "../resolve/compile-scope.js";
 import { authenticate, callerOf, formatAuthInfo, requireAdmin, type Access } from "./access.js";
 import { buildMcpServer, type ServerDeps } from "../mcp/server.js";
-import { buildHealth } from "../shelf/health.js";
+import { buildHealth } from "../health/index.js";
 import { formatOpenApi } from "./openapi.js";
 import { InFlight } from "./in-flight.js";
 import { renderShelfPage } from "./page.js";

@@ -1,7 +1,7 @@
 // GET /: a read-only page of the shelf and its health, for people. Every value is HTML-escaped.
-import type { Shelf } from "../model.js";
-import type { HealthReport } from "../shelf/health.js";
+import type { HealthReport } from "../health/index.js";
 import { compareCodeUnits } from "../address/index.js";
+import type { Shelf } from "../shelf/index.js";
 
 const ESCAPES: Readonly<Record<string, string>> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
 

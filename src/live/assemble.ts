@@ -6,10 +6,9 @@ import fs from "node:fs";
 import path from "node:path";
 import { parsePluginAddress } from "../config/address.js";
 import type { Config, Dialect, LibraryConfig, PluginAddress, PluginConfig } from "../config/types.js";
-import { harvestPlugin } from "../harvest/index.js";
+import { type HarvestedPlugin, harvestPlugin, type PluginMeta } from "../harvest/index.js";
 import { applyManifestMeta, readPluginManifest } from "../harvest/manifest.js";
 import { hasMarketplaceFile, readMarketplace, type MarketplaceEntry } from "../harvest/marketplace.js";
-import type { FetchReport, HarvestedPlugin, PluginMeta, Shelf } from "../model.js";
 import { buildShelf, type LibraryPlan } from "../shelf/build.js";
 import { parsePluginPrompts } from "../shelf/prompts.js";
 import { matchesSelector } from "../shelf/select.js";
@@ -17,6 +16,7 @@ import { planFetch, type FetchPlan } from "../sources/fetch-plan.js";
 import { resolveInside, TreeTable, type GitTrees, type Tree } from "../sources/trees.js";
 import { joinPath } from "../address/index.js";
 import { isDirectorySync } from "../sources/index.js";
+import type { FetchReport, Shelf } from "../shelf/index.js";
 
 export interface AssembleOptions {
   readonly generation: number;

@@ -1,8 +1,8 @@
 // What changed between two shelves, as a client of one scope would notice it: the listing or any index, the
 // prompts, and the bytes behind a URI. Built on the resolver, so "changed" means "reads differently".
-import type { Scope, Shelf } from "../model.js";
-import { listingRows, resolve, visiblePrompts } from "../resolve/index.js";
+import { listingRows, resolve, type Scope, visiblePrompts } from "../resolve/index.js";
 import { FILES_FILE, formatSkillUri, INDEX_FILE, MANIFEST_FILE } from "../address/index.js";
+import type { Shelf } from "../shelf/index.js";
 
 /** The listing with one row per skill determines every index body; `_files.md` covers the library files. */
 export function formatStructure(shelf: Shelf, scope: Scope): string {

@@ -12,11 +12,11 @@
 import { createHash, randomBytes } from "node:crypto";
 import { mkdir, open, readFile, rename, rm } from "node:fs/promises";
 import path from "node:path";
-import type { DiskFile, HarvestedFile, HarvestedPlugin, HarvestedSkill } from "../model.js";
 import { parsePromptFiles } from "../prompts/index.js";
 import { VERSION } from "../version.js";
 import type { HarvestMemo } from "./assemble.js";
 import { digestBytes, formatDigest } from "../address/index.js";
+import type { DiskFile, HarvestedFile, HarvestedPlugin, HarvestedSkill } from "../harvest/index.js";
 
 export const HARVEST_FILE = "harvest.json";
 const HARVEST_VERSION = 5;

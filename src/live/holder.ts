@@ -2,7 +2,7 @@
 // takes `current` once and finishes on that shelf whatever happens meanwhile. It also knows whether the watcher
 // saw a change that no finished rescan has taken in yet, so a read that met a file changed since the harvest can
 // wait for the shelf that publishes the new bytes instead of answering "not found".
-import type { Shelf } from "../model.js";
+import type { Shelf } from "../shelf/index.js";
 
 export type ShelfListener = (next: Shelf, previous: Shelf) => void;
 

@@ -9,13 +9,14 @@ import path from "node:path";
 import { errorCode } from "../address/index.js";
 import type { Config } from "../config/types.js";
 import type { Logger } from "../log.js";
-import type { FetchReport, HarvestedPlugin, Shelf } from "../model.js";
-import { fingerprintShelf } from "../shelf/fingerprint.js";
+import { fingerprintShelf } from "../health/index.js";
 import { GitFetcher } from "../sources/git-fetcher.js";
 import type { Tree } from "../sources/trees.js";
 import { assemble, type HarvestMemo } from "./assemble.js";
 import { readHarvestCache, writeHarvestCache } from "./harvest-cache.js";
 import { ShelfHolder } from "./holder.js";
+import type { FetchReport, Shelf } from "../shelf/index.js";
+import type { HarvestedPlugin } from "../harvest/index.js";
 
 export interface ShelfServiceOptions {
   /** Where git fetches and local harvests are cached (`--cache-dir`). Absent: git uses a private temporary

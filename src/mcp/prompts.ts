@@ -1,7 +1,7 @@
 // Prompts over MCP, for `prompts/*` and the prompt tools alike.
-import type { Scope, Shelf } from "../model.js";
 import { renderPrompt, type PromptArgs, type PromptDef } from "../prompts/index.js";
-import { findPrompt } from "../resolve/index.js";
+import { findPrompt, type Scope } from "../resolve/index.js";
+import type { Shelf } from "../shelf/index.js";
 
 export function formatPromptListing(prompt: PromptDef): { name: string; title?: string; description: string; arguments: { name: string; description?: string; required: boolean }[] } {
   return {

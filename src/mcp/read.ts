@@ -1,8 +1,7 @@
 // Map a resolver Answer to what a read returns: text or base64 blob, or a not-found message. The only place
 // that turns file metadata into bytes (through sources/content), and the only user of the content cache.
 import type { ShelfHolder } from "../live/holder.js";
-import type { Answer, Scope } from "../model.js";
-import { NOT_FOUND_ADVICE, resolve } from "../resolve/index.js";
+import { type Answer, NOT_FOUND_ADVICE, resolve, type Scope } from "../resolve/index.js";
 import { mimeTypeFor } from "../address/index.js";
 import { decodeUtf8, readFallbackFile, readServedFile } from "../sources/content.js";
 import type { ContentCache } from "./content-cache.js";

@@ -1,7 +1,6 @@
 // What one request asks to see (§5.1): its scope and the listing/tool switches, from query parameters and
 // headers (a header wins over the parameter of the same setting; repeated parameters are lists).
-import type { Scope } from "../model.js";
-import { FULL_SCOPE } from "../resolve/index.js";
+import { FULL_SCOPE, type Scope } from "../resolve/index.js";
 import type { ScopeSpec } from "../config/index.js";
 
 export interface RequestView {

@@ -3,9 +3,9 @@
 // clients through the handler's notifier, which fans out to their `subscriptions/listen` streams.
 import type { McpServer, ServerNotifier } from "@modelcontextprotocol/server";
 import { changedUris, diffShelves, readKey } from "../live/diff.js";
-import type { Shelf } from "../model.js";
 import { FULL_SCOPE } from "../resolve/index.js";
 import type { RequestView } from "./request-view.js";
+import type { Shelf } from "../shelf/index.js";
 
 export interface Session {
   readonly mcp: McpServer;

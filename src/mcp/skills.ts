@@ -1,8 +1,8 @@
 // The MCP Skills extension (SEP-2640) over our own shelf: skills/list, skills/get, resources/directory/read.
 // Entries and digests come from the shelf, so what a host verifies is what resources/read returns.
-import type { Scope, Shelf, Skill } from "../model.js";
-import { visibleSkills } from "../resolve/index.js";
+import { type Scope, visibleSkills } from "../resolve/index.js";
 import { formatSkillMdUri, formatSkillUri } from "../address/index.js";
+import type { Shelf, Skill } from "../shelf/index.js";
 
 export const SKILLS_EXTENSION = "io.modelcontextprotocol/skills";
 export const DEFAULT_PAGE_SIZE = 100;

@@ -1,10 +1,9 @@
 // Which dialect a prompt file is written in. The rules, first match wins, are in docs/prompts.md.
 import type { Dialect } from "../config/types.js";
-import type { HarvestedPromptFile } from "../model.js";
 import { findClaudeMarkers } from "./claude.js";
 import { hasCopilotInput } from "./copilot.js";
 import { hasSkillshelfPlaceholder } from "./skillshelf.js";
-import type { PromptDialect } from "./types.js";
+import type { HarvestedPromptFile, PromptDialect } from "./types.js";
 
 export type DialectResult = { readonly ok: true; readonly dialect: PromptDialect } | { readonly ok: false; readonly reason: string };
 

@@ -7,6 +7,7 @@ export { parsePromptFile, parsePromptFiles, parsePromptStem } from "./parse.js";
 export { renderPrompt } from "./render.js";
 export {
   FREE_TEXT_ARGUMENT,
+  type HarvestedPromptFile,
   type ParsedPrompt,
   type ParseResult,
   type PromptArgs,

@@ -1,13 +1,13 @@
 // Parse a plugin's prompt files once, at harvest/build: frontmatter, dialect, arguments, compiled body.
 // Library-independent: naming (`<library>_<stem>`) happens in build-defs.ts.
 import type { Dialect } from "../config/types.js";
-import type { HarvestedPromptFile, SkipRow } from "../model.js";
 import { compileClaude } from "./claude.js";
 import { compileCopilot } from "./copilot.js";
 import { classifyArguments, detectDialect, INVALID_ARGUMENTS, isClaudeCommand, MIXED_ARGUMENTS } from "./dialect.js";
 import { parseFrontmatter, trimBody } from "./frontmatter.js";
 import { compileSkillshelf } from "./skillshelf.js";
-import type { Compiled, ParsedPrompt, ParseResult, PromptDialect } from "./types.js";
+import type { Compiled, HarvestedPromptFile, ParsedPrompt, ParseResult, PromptDialect } from "./types.js";
+import type { SkipRow } from "../address/index.js";
 
 /** `prompts/investigate.prompt.md` => `investigate`; `commands/review.md` => `review`; `notes/x.txt` => `x`. */
 export function parsePromptStem(path: string): string {

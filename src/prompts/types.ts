@@ -1,6 +1,15 @@
 // The shapes of the prompts module: a parsed prompt (per plugin, library-independent), a served prompt
 // definition (per library) and the compiled body both render from.
 
+/** A prompt file as harvest read it; the prompts module decides the dialect and arguments. */
+export interface HarvestedPromptFile {
+  /** Relative to the plugin root. */
+  readonly path: string;
+  readonly text: string;
+  /** True when the file was picked as a Claude command (under `commands/` or declared as commands). */
+  readonly command: boolean;
+}
+
 export type PromptDialect = "skillshelf" | "claude" | "copilot";
 
 /** An argument as MCP `prompts/list` publishes it. */

@@ -2,9 +2,11 @@
 // Naming something that does not exist — or that lies outside the ceiling, which must look the same — is
 // refused with a message listing what does exist, because a typo that silently serves nothing is the worst
 // failure an operator can get.
-import type { HarvestedPlugin, Scope, Shelf } from "../model.js";
 import { matchesCategories, matchesTags } from "../shelf/select.js";
 import type { ScopeSpec } from "../config/index.js";
+import type { HarvestedPlugin } from "../harvest/index.js";
+import type { Scope } from "./types.js";
+import type { Shelf } from "../shelf/index.js";
 
 export type ScopeResult = { readonly ok: true; readonly scope: Scope } | { readonly ok: false; readonly message: string };
 

@@ -2,11 +2,12 @@
 // Every directory counts: a library, a folder, a skill root, a subdirectory inside a skill, a directory of
 // library files. Files and unknown addresses are not directories. Generated documents are not listed: a
 // directory read shows the tree itself, and the indexes stay one read away.
-import type { Scope, Shelf, Skill } from "../model.js";
 import { compareCodeUnits, formatSkillUri, MARKDOWN, parseSkillUri, SKILL_FILE } from "../address/index.js";
 import { formatNotFound } from "./hints.js";
 import { prefixKeys } from "./lookup.js";
 import { libraryView, viewOf, type LibraryView } from "./view.js";
+import type { Scope } from "./types.js";
+import type { Shelf, Skill } from "../shelf/index.js";
 
 export const DIRECTORY_TYPE = "inode/directory";
 

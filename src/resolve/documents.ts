@@ -1,8 +1,8 @@
 // §4: the generated documents, rendered once per (shelf, scope) and memoised in the library view.
-import type { Skill } from "../model.js";
 import { lookup } from "./lookup.js";
 import { compareCodeUnits, FILES_FILE, formatSkillMdUri, formatSkillUri, INDEX_FILE, isAddressableSegment } from "../address/index.js";
 import type { FolderNode, LibraryView, Manifest } from "./view.js";
+import type { Skill } from "../shelf/index.js";
 
 /** The closing advice of every index: how to take the next step. */
 export const INDEX_ADVICE =

@@ -1,10 +1,10 @@
 // §2.4: not found, with a hint when the address is a directory the scope can see. The hint is computed from the
 // library view alone, so an out-of-scope directory gets exactly the message a missing address gets.
-import type { Answer } from "../model.js";
 import { manifestOf } from "./documents.js";
 import { prefixKeys } from "./lookup.js";
 import { FILES_FILE, formatSkillUri, INDEX_FILE, MANIFEST_FILE, SKILL_FILE } from "../address/index.js";
 import type { LibraryView } from "./view.js";
+import type { Answer } from "./types.js";
 
 /** Advice when there is no hint: where to start, without naming any document the caller may not see. */
 export const NOT_FOUND_ADVICE =

@@ -1,16 +1,10 @@
 // §4.4: the listing is indexes, not skills — a dozen rows whatever the size of the shelf — unless `full`.
-import type { Scope, Shelf, Skill } from "../model.js";
 import { formatCount, formatOneLine } from "./documents.js";
 import { compareCodeUnits, FILES_FILE, formatSkillMdUri, formatSkillUri, INDEX_FILE, MARKDOWN, parseSkillUri, SKILL_FILE } from "../address/index.js";
 import type { FolderNode, LibraryView, ShelfView } from "./view.js";
 import { libraryView, viewOf } from "./view.js";
-
-export interface ListingRow {
-  readonly uri: string;
-  readonly name: string;
-  readonly description: string;
-  readonly mimeType: string;
-}
+import type { ListingRow, Scope } from "./types.js";
+import type { Shelf, Skill } from "../shelf/index.js";
 
 /** Visible libraries sorted by name: library index, top-level folder indexes, `_files.md`; then with `full`
  *  one row per visible skill (its SKILL.md) sorted by URI. Memoised per (shelf, scope). */

@@ -1,9 +1,10 @@
 // §2.2, the order of lookup, as a classification of normalised segments: which thing an address is, if any.
 // Rendering is left to the caller, so the manifest can classify its own paths without recursion.
-import type { DiskFile, HarvestedPlugin, ServedFile, Skill } from "../model.js";
 import type { FolderNode, LibraryView } from "./view.js";
 import { insideSkillAddress } from "./view.js";
 import { FILES_FILE, hasHiddenSegment, INDEX_FILE, joinPath, MANIFEST_FILE } from "../address/index.js";
+import type { DiskFile, HarvestedPlugin } from "../harvest/index.js";
+import type { ServedFile, Skill } from "../shelf/index.js";
 
 export type Target =
   | { readonly kind: "index"; readonly folder: FolderNode }

@@ -1,8 +1,9 @@
 // Prompts as one scope sees them: admitted through the plugin that ships them, like every other address.
-import type { Scope, Shelf } from "../model.js";
 import type { PromptDef } from "../prompts/index.js";
 import { isVisible } from "./scope.js";
 import { compareCodeUnits } from "../address/index.js";
+import type { Scope } from "./types.js";
+import type { Shelf } from "../shelf/index.js";
 
 export function visiblePrompts(shelf: Shelf, scope: Scope): PromptDef[] {
   const out: PromptDef[] = [];

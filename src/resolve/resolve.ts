@@ -1,10 +1,11 @@
 // §2: resolve(shelf, scope, uri) → Answer. Pure: no disk, no clock, no globals beyond the memo of views.
-import type { Answer, Scope, Shelf } from "../model.js";
 import { manifestOf, renderFiles, renderIndex } from "./documents.js";
 import { formatNotFound } from "./hints.js";
 import { lookup } from "./lookup.js";
 import { JSON_TYPE, MARKDOWN, mimeTypeFor, parseSkillUri } from "../address/index.js";
 import { libraryView, viewOf } from "./view.js";
+import type { Answer, Scope } from "./types.js";
+import type { Shelf } from "../shelf/index.js";
 
 /** What a read of `uri` answers for a caller limited to `scope`. Never throws; the answer's `uri` is as sent. */
 export function resolve(shelf: Shelf, scope: Scope, uri: string): Answer {

@@ -1,6 +1,6 @@
 // Scope helpers (§5.1). Compiling a scope from a request or a client belongs elsewhere; the resolver only
 // honours the two fields everywhere: one library or all, and the admitted plugin ids or all.
-import type { Scope } from "../model.js";
+import type { Scope } from "./types.js";
 
 /** Sees the whole shelf: the operator's view, the citation audit, and a server without clients. */
 export const FULL_SCOPE: Scope = Object.freeze({ library: null, plugins: null, key: "*" });

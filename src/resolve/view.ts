@@ -1,9 +1,10 @@
 // What one scope sees of one shelf, computed once and memoised: WeakMap by shelf, then Map by scope key.
 // Every per-request lookup after this is a map hit on a segment path; no request scans the skills.
-import type { HarvestedPlugin, Library, LibraryFile, Scope, Shelf, Skill } from "../model.js";
-import type { ListingRow } from "./listing.js";
+import type { ListingRow, Scope } from "./types.js";
 import { isLibraryVisible, isPluginAdmitted } from "./scope.js";
 import { compareCodeUnits, FILES_FILE, hasHiddenSegment, INDEX_FILE, isAddressableSegment, joinPath } from "../address/index.js";
+import type { HarvestedPlugin } from "../harvest/index.js";
+import type { Library, LibraryFile, Shelf, Skill } from "../shelf/index.js";
 
 /** A level of the address tree that holds at least one visible skill somewhere below it. */
 export interface FolderNode {

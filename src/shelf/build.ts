@@ -1,20 +1,8 @@
 // Pure: harvested plugins + library plans → one immutable shelf. No disk, no clock (the caller passes `built`).
-import type {
-  Dangling,
-  FetchReport,
-  HarvestedFile,
-  HarvestedPlugin,
-  HarvestedSkill,
-  Library,
-  LibraryConflict,
-  LibraryFile,
-  ServedFile,
-  Shelf,
-  Skill,
-} from "../model.js";
 import { buildPromptDefs, formatPromptName, type PromptDef } from "../prompts/index.js";
 import { compareCodeUnits, digestBytes, formatSkillUri, joinPath, mimeTypeFor, skillAddress, substitutePlaceholders } from "../address/index.js";
-import { auditCitations } from "./citations.js";
+import type { FetchReport, Library, LibraryConflict, LibraryFile, ServedFile, Shelf, Skill } from "./types.js";
+import type { HarvestedFile, HarvestedPlugin, HarvestedSkill } from "../harvest/index.js";
 
 export interface LibraryPlan {
   readonly name: string;
@@ -39,20 +27,7 @@ export function buildShelf(input: BuildInput): Shelf {
   const plugins = new Map(input.plugins.map((plugin) => [plugin.id, plugin]));
   const libraries = new Map<string, Library>();
   for (const plan of input.libraries) libraries.set(plan.name, reusedLibrary(plan, plugins, input.previous) ?? buildLibrary(plan, plugins));
-  let dangling: ReadonlyMap<string, readonly Dangling[]> | undefined;
-  const shelf: Shelf = {
-    generation: input.generation,
-    built: input.built,
-    libraries,
-    plugins,
-    // The audit resolves citations through the finished shelf, exactly as a client would (§3.6). Only operators
-    // read it, so it runs on first use, not before the first request.
-    get dangling() {
-      return (dangling ??= auditCitations(shelf));
-    },
-    fetches: input.fetches,
-  };
-  return shelf;
+  return { generation: input.generation, built: input.built, libraries, plugins, fetches: input.fetches };
 }
 
 /** Each library's plan, as built: a library is a function of its plan and its plugins' harvests. */

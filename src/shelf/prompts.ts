@@ -1,7 +1,7 @@
 // A plugin's prompt files, parsed once per harvest whatever the number of libraries serving the plugin.
-import type { HarvestedPlugin } from "../model.js";
 import { parsePromptFiles } from "../prompts/index.js";
 import { compareCodeUnits } from "../address/index.js";
+import type { HarvestedPlugin } from "../harvest/index.js";
 
 /** The plugin with `parsedPrompts` set and a skip row for every prompt file that does not serve. */
 export function parsePluginPrompts(plugin: HarvestedPlugin): HarvestedPlugin {

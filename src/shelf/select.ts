@@ -1,6 +1,6 @@
 // Which plugins a library serves, and the category/tag matching that library selectors and scopes share.
 import type { LibraryConfig, PluginSelector } from "../config/types.js";
-import type { PluginMeta } from "../model.js";
+import type { PluginMeta } from "../harvest/index.js";
 
 /** Any-of: the plugin's category is one of `categories`. An empty list matches everything. */
 export function matchesCategories(categories: readonly string[], meta: PluginMeta): boolean {

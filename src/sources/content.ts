@@ -2,8 +2,9 @@
 // return bytes that disagree with them, so a file that changed since is refused until the next rescan.
 import { closeSync, constants, fstatSync, openSync, readSync } from "node:fs";
 import { open } from "node:fs/promises";
-import type { DiskFile, ServedFile } from "../model.js";
 import { digestBytes } from "../address/index.js";
+import type { DiskFile } from "../harvest/index.js";
+import type { ServedFile } from "../shelf/index.js";
 
 export type Content = { readonly ok: true; readonly bytes: Uint8Array } | { readonly ok: false };
 

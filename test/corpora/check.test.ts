@@ -7,7 +7,7 @@ import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import type { HealthReport } from "../../src/shelf/health.js";
+import type { HealthReport } from "../../src/health/index.js";
 
 const PROJECT = path.resolve(import.meta.dirname, "../..");
 const CORPORA = path.resolve(PROJECT, "../shared/corpora");

@@ -4,8 +4,7 @@ import path from "node:path";
 
 import { afterAll, describe, expect, test } from "vitest";
 
-import { REASONS, SMALL_FILE_BYTES } from "../../src/harvest/index.js";
-import type { HarvestedFile, HarvestedPlugin } from "../../src/model.js";
+import { type HarvestedFile, type HarvestedPlugin, REASONS, SMALL_FILE_BYTES } from "../../src/harvest/index.js";
 import { harvest, makeTree, removeTrees, skillMd } from "./fixture.js";
 
 afterAll(removeTrees);

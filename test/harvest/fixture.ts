@@ -3,8 +3,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 
-import { harvestPlugin, type HarvestInput } from "../../src/harvest/index.js";
-import type { HarvestedPlugin } from "../../src/model.js";
+import { type HarvestedPlugin, type HarvestInput, harvestPlugin } from "../../src/harvest/index.js";
 
 /** A file's content, a symlink (target as written, relative to the link's directory) or an empty directory. */
 export type Node = string | Uint8Array | { readonly symlink: string } | { readonly dir: true } | { readonly sparse: number };

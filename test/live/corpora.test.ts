@@ -5,7 +5,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { configFromDirectories } from "../../src/config/index.js";
 import { ShelfService } from "../../src/live/shelf-service.js";
-import { buildHealth, type HealthReport } from "../../src/shelf/health.js";
+import { buildHealth, type HealthReport } from "../../src/health/index.js";
 import { git, makeTemp, removeTemps } from "../sources/git-fixture.js";
 import { configOf, readText } from "./helpers.js";
 

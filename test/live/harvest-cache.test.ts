@@ -9,8 +9,9 @@ import { configFromDirectories } from "../../src/config/index.js";
 import type { Config } from "../../src/config/types.js";
 import { HARVEST_FILE } from "../../src/live/harvest-cache.js";
 import { ShelfService } from "../../src/live/shelf-service.js";
-import type { HarvestedFile, Shelf } from "../../src/model.js";
 import { makeTemp, removeTemps, skillMd, writeFiles } from "../sources/git-fixture.js";
+import type { HarvestedFile } from "../../src/harvest/index.js";
+import type { Shelf } from "../../src/shelf/index.js";
 
 afterAll(() => removeTemps());
 

@@ -3,9 +3,9 @@
 import { parseConfig } from "../../src/config/index.js";
 import type { Config } from "../../src/config/types.js";
 import { createLogger, type Logger } from "../../src/log.js";
-import type { Shelf } from "../../src/model.js";
 import { FULL_SCOPE, resolve } from "../../src/resolve/index.js";
 import { readFallbackFile, readServedFile } from "../../src/sources/content.js";
+import type { Shelf } from "../../src/shelf/index.js";
 
 /** The config of `yaml`, as if written in `<baseDir>/skillshelf.yaml`; a broken one fails the test. */
 export function configOf(yaml: string, baseDir: string): Config {

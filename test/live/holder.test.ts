@@ -1,7 +1,7 @@
 // The holder's catch-up: a read that met a changed file waits for the rescan the watcher has pending, no longer.
 import { describe, expect, test } from "vitest";
 import { ShelfHolder } from "../../src/live/holder.js";
-import type { Shelf } from "../../src/model.js";
+import type { Shelf } from "../../src/shelf/index.js";
 
 const holder = (): ShelfHolder => new ShelfHolder({ generation: 1 } as Shelf);
 

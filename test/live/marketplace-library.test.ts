@@ -6,7 +6,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { ShelfService } from "../../src/live/shelf-service.js";
-import { buildHealth, type HealthReport } from "../../src/shelf/health.js";
+import { buildHealth, type HealthReport } from "../../src/health/index.js";
 import { commitFiles, git, makeRepo, makeTemp, removeTemps, skillMd } from "../sources/git-fixture.js";
 import { configOf, gitSource, readText } from "./helpers.js";
 

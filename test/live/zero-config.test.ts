@@ -4,7 +4,7 @@ import path from "node:path";
 import { afterAll, expect, test } from "vitest";
 import { configFromDirectories } from "../../src/config/index.js";
 import { ShelfService } from "../../src/live/shelf-service.js";
-import { buildHealth } from "../../src/shelf/health.js";
+import { buildHealth } from "../../src/health/index.js";
 import { makeTemp, removeTemps, skillMd, writeFiles } from "../sources/git-fixture.js";
 
 const services: ShelfService[] = [];

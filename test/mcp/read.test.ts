@@ -6,7 +6,8 @@ import path from "node:path";
 import { afterAll, describe, expect, test } from "vitest";
 import { ContentCache } from "../../src/mcp/content-cache.js";
 import { readAnswer } from "../../src/mcp/read.js";
-import type { Answer, ServedFile } from "../../src/model.js";
+import type { Answer } from "../../src/resolve/index.js";
+import type { ServedFile } from "../../src/shelf/index.js";
 
 const dir = mkdtempSync(path.join(tmpdir(), "skillshelf-read-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

@@ -1,6 +1,5 @@
 import { describe, expect, test } from "vitest";
-import type { Scope } from "../../src/model.js";
-import { FULL_SCOPE, INDEX_ADVICE, listingRows, resolve, visibleSkills } from "../../src/resolve/index.js";
+import { FULL_SCOPE, INDEX_ADVICE, listingRows, resolve, type Scope, visibleSkills } from "../../src/resolve/index.js";
 import { EXAMPLE } from "./example-shelf.js";
 import { digestOf, scopeOf, skillMd } from "./shelf-fixture.js";
 

@@ -1,6 +1,5 @@
 import { describe, expect, test } from "vitest";
-import type { Scope } from "../../src/model.js";
-import { FULL_SCOPE, NOT_FOUND_ADVICE, resolve } from "../../src/resolve/index.js";
+import { FULL_SCOPE, NOT_FOUND_ADVICE, resolve, type Scope } from "../../src/resolve/index.js";
 import { EXAMPLE } from "./example-shelf.js";
 import { scopeOf } from "./shelf-fixture.js";
 

@@ -2,9 +2,9 @@
 // addressed library or the scope.
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
-import type { Answer, Scope, Shelf } from "../../src/model.js";
-import { FULL_SCOPE, listingRows, resolve } from "../../src/resolve/index.js";
+import { type Answer, FULL_SCOPE, listingRows, resolve, type Scope } from "../../src/resolve/index.js";
 import { buildTestShelf, ownerOf, scopeOf, type PluginSpec } from "./shelf-fixture.js";
+import type { Shelf } from "../../src/shelf/index.js";
 
 const PLUGINS = ["p0", "p1", "p2", "p3"];
 const LIBRARIES = ["l0", "l1"];

@@ -1,6 +1,5 @@
 import { describe, expect, test } from "vitest";
-import type { Answer } from "../../src/model.js";
-import { FULL_SCOPE, resolve } from "../../src/resolve/index.js";
+import { type Answer, FULL_SCOPE, resolve } from "../../src/resolve/index.js";
 import { EXAMPLE } from "./example-shelf.js";
 import { scopeOf } from "./shelf-fixture.js";
 

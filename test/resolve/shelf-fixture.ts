@@ -1,17 +1,9 @@
 // Builds Shelf objects straight from literals, for the pure resolver's tests: no disk, fake `abs` values.
 import { createHash } from "node:crypto";
-import type {
-  DiskFile,
-  HarvestedFile,
-  HarvestedPlugin,
-  Library,
-  LibraryFile,
-  Scope,
-  ServedFile,
-  Shelf,
-  Skill,
-} from "../../src/model.js";
 import { mimeTypeFor } from "../../src/address/index.js";
+import type { DiskFile, HarvestedFile, HarvestedPlugin } from "../../src/harvest/index.js";
+import type { Library, LibraryFile, ServedFile, Shelf, Skill } from "../../src/shelf/index.js";
+import type { Scope } from "../../src/resolve/index.js";
 
 export interface SkillSpec {
   /** The skill directory relative to the plugin root. */
@@ -207,7 +199,6 @@ export function buildTestShelf(spec: ShelfSpec): Shelf {
     built: "2026-01-01T00:00:00.000Z",
     libraries,
     plugins: new Map([...built].map(([id, entry]) => [id, entry.plugin])),
-    dangling: new Map(),
     fetches: new Map(),
   };
 }

@@ -4,7 +4,6 @@
 // read_resource tool, resources/directory/read, skills/get, prompts/get and get_prompt.
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { compileScope } from "../../src/resolve/compile-scope.js";
-import type { Scope } from "../../src/model.js";
 import {
   admits,
   asNever,
@@ -50,6 +49,7 @@ import {
   type Connection,
   type Served,
 } from "./harness.js";
+import type { Scope } from "../../src/resolve/index.js";
 
 let served: Served;
 beforeAll(async () => {

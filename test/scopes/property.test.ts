@@ -6,11 +6,12 @@
 import { createHash } from "node:crypto";
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
-import type { Answer, HarvestedFile, HarvestedPlugin, HarvestedSkill, PluginMeta, Scope, Shelf } from "../../src/model.js";
 import { compileScope } from "../../src/resolve/compile-scope.js";
-import { listingRows, readDirectory, resolve } from "../../src/resolve/index.js";
+import { type Answer, listingRows, readDirectory, resolve, type Scope } from "../../src/resolve/index.js";
 import { buildShelf } from "../../src/shelf/build.js";
 import type { ScopeSpec } from "../../src/config/index.js";
+import type { HarvestedFile, HarvestedPlugin, HarvestedSkill, PluginMeta } from "../../src/harvest/index.js";
+import type { Shelf } from "../../src/shelf/index.js";
 
 const PLUGINS = ["p0", "p1", "p2", "p3"] as const;
 const LIBRARIES = ["l0", "l1", "l2"] as const;

@@ -5,10 +5,9 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, test } from "vitest";
-import { harvestPlugin } from "../../src/harvest/index.js";
-import type { HarvestedPlugin, PluginMeta } from "../../src/model.js";
+import { type HarvestedPlugin, harvestPlugin, type PluginMeta } from "../../src/harvest/index.js";
 import { buildShelf, type LibraryPlan } from "../../src/shelf/build.js";
-import { buildHealth } from "../../src/shelf/health.js";
+import { auditCitations, buildHealth } from "../../src/health/index.js";
 import { parsePluginPrompts } from "../../src/shelf/prompts.js";
 import { selectLibraryPlugins } from "../../src/shelf/select.js";
 
@@ -127,7 +126,7 @@ describe("per-library SKILL.md substitution (§2.3)", () => {
       expect(served?.size).toBe(Buffer.byteLength(expected));
       expect(served?.digest).toBe(sha(expected));
     }
-    expect(shelf.dangling.size).toBe(0);
+    expect(auditCitations(shelf).size).toBe(0);
   });
 
   test("a nested skill's SKILL.md in the outer skill is the nested skill's served bytes", async () => {

@@ -4,7 +4,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { afterEach, expect, test } from "vitest";
 import { ShelfService } from "../../src/live/shelf-service.js";
-import { buildHealth } from "../../src/shelf/health.js";
+import { buildHealth } from "../../src/health/index.js";
 import { RECORD_FILE } from "../../src/sources/index.js";
 import { configOf, gitSource, keptLog, readText } from "../live/helpers.js";
 import { git, makeRepo, makeTemp, removeTemps, skillMd } from "./git-fixture.js";

@@ -2,7 +2,7 @@
 // root, smuggle a ref into git's argv through its default branch's name, or hide a manifest outside the root.
 import { afterAll, describe, expect, test } from "vitest";
 import { ShelfService } from "../../src/live/shelf-service.js";
-import { buildHealth } from "../../src/shelf/health.js";
+import { buildHealth } from "../../src/health/index.js";
 import { isBranchRef, parseLsRemote } from "../../src/sources/git-store.js";
 import { configOf, gitSource, readText } from "../live/helpers.js";
 import { makeRepo, makeTemp, removeTemps, skillMd } from "./git-fixture.js";

@@ -3,9 +3,10 @@ import { mkdtempSync, rmSync, symlinkSync, writeFileSync, statSync, utimesSync }
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, test } from "vitest";
-import type { DiskFile, ServedFile } from "../../src/model.js";
 import { readFallbackFile, readServedFile } from "../../src/sources/content.js";
 import { createHash } from "node:crypto";
+import type { DiskFile } from "../../src/harvest/index.js";
+import type { ServedFile } from "../../src/shelf/index.js";
 
 const dir = mkdtempSync(path.join(tmpdir(), "skillshelf-content-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

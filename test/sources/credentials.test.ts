@@ -5,7 +5,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, test } from "vitest";
 import { CredentialRefusedError, ShelfService } from "../../src/live/shelf-service.js";
-import { buildHealth } from "../../src/shelf/health.js";
+import { buildHealth } from "../../src/health/index.js";
 import { configOf, gitSource, keptLog, readText } from "../live/helpers.js";
 import { commitFiles, git, listFiles, makeRepo, makeTemp, removeTemps, skillMd } from "./git-fixture.js";
 import { startGitHttpServer, type GitHttpServer } from "./git-http-server.js";

@@ -3,7 +3,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { ShelfService } from "../../src/live/shelf-service.js";
-import { buildHealth } from "../../src/shelf/health.js";
+import { buildHealth } from "../../src/health/index.js";
 import { configOf, gitSource, readText } from "../live/helpers.js";
 import { commitFiles, git, makeRepo, makeTemp, removeTemps, skillMd } from "./git-fixture.js";
 

@@ -3,8 +3,8 @@ import fs from "node:fs";
 import path from "node:path";
 import { afterAll, describe, expect, test } from "vitest";
 import { applyManifestMeta, parsePluginManifest, readPluginManifest } from "../../src/harvest/manifest.js";
-import type { PluginMeta } from "../../src/model.js";
 import { makeTemp, removeTemps, writeFiles } from "./git-fixture.js";
+import type { PluginMeta } from "../../src/harvest/index.js";
 
 afterAll(removeTemps);
 

@@ -1,13 +1,33 @@
 // §3.6: every citation in a served SKILL.md (found at harvest, harvest/citations.ts), resolved exactly as a client
 // would; those that answer *not found* are dangling. External URLs and in-page anchors are not citations.
-import type { Dangling, HarvestedSkill, Shelf, Skill } from "../model.js";
 import { FULL_SCOPE, resolve } from "../resolve/index.js";
 import { formatSkillMdUri, PLUGIN_ROOT, SKILL_DIR } from "../address/index.js";
+import type { Shelf, Skill } from "../shelf/index.js";
+import type { HarvestedSkill } from "../harvest/index.js";
 
 const SCHEME = /^[a-z][a-z0-9+.-]*:/i;
 
+export interface Dangling {
+  /** The SKILL.md URI of the citing skill. */
+  readonly skill: string;
+  /** The citation as the author wrote it. */
+  readonly cites: string;
+}
+
+/** Each shelf's audit, run on first use: only operators read it, so it never delays the first request. */
+const AUDITS = new WeakMap<Shelf, ReadonlyMap<string, readonly Dangling[]>>();
+
 /** Dangling citations per plugin id, each skill's in citation order. */
-export function auditCitations(shelf: Shelf): Map<string, Dangling[]> {
+export function auditCitations(shelf: Shelf): ReadonlyMap<string, readonly Dangling[]> {
+  let audit = AUDITS.get(shelf);
+  if (audit === undefined) {
+    audit = findDangling(shelf);
+    AUDITS.set(shelf, audit);
+  }
+  return audit;
+}
+
+function findDangling(shelf: Shelf): Map<string, Dangling[]> {
   const raw = new Map<string, HarvestedSkill>();
   for (const plugin of shelf.plugins.values()) {
     for (const skill of plugin.skills) raw.set(`${plugin.id}\0${skill.dir}`, skill);

@@ -1,8 +1,8 @@
 // A digest of everything a client or an operator can see of a shelf, so a rebuild that changes nothing keeps
 // its generation and announces nothing.
 import { createHash } from "node:crypto";
-import type { Shelf } from "../model.js";
 import { buildHealth } from "./health.js";
+import type { Shelf } from "../shelf/index.js";
 
 export function fingerprintShelf(shelf: Shelf): string {
   const hash = createHash("sha256");

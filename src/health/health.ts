@@ -1,5 +1,6 @@
 // The operator's report (§10), computed from a shelf: pure, so `check --json` and `GET /health` agree.
-import type { Shelf } from "../model.js";
+import type { Shelf } from "../shelf/index.js";
+import { auditCitations } from "./citations.js";
 
 export interface LibraryHealth {
   description: string;
@@ -64,7 +65,7 @@ export function buildHealth(shelf: Shelf): HealthReport {
   }
   const plugins: Record<string, PluginHealth> = {};
   for (const plugin of shelf.plugins.values()) {
-    const dangling = shelf.dangling.get(plugin.id) ?? [];
+    const dangling = auditCitations(shelf).get(plugin.id) ?? [];
     plugins[plugin.id] = {
       status: plugin.status,
       fetch: plugin.fetch,

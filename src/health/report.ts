@@ -1,6 +1,6 @@
 // `skillshelf check` in words: what would be served, then every problem, one line each.
-import { formatCount } from "./resolve/index.js";
-import type { HealthReport } from "./shelf/health.js";
+import { formatCount } from "../resolve/index.js";
+import type { HealthReport } from "./health.js";
 
 export function formatCheckReport(report: HealthReport): string {
   const libraries = Object.keys(report.libraries).length;

@@ -1,0 +1,48 @@
+// What the resolver works with and answers: a scope compiled against one shelf, and an answer as a value.
+import type { DiskFile } from "../harvest/index.js";
+import type { ServedFile } from "../shelf/index.js";
+
+/** The part of the shelf one request may see; compiled against a shelf. `null` means "no restriction". */
+export interface Scope {
+  readonly library: string | null;
+  /** Plugin ids admitted; `null` admits every plugin. */
+  readonly plugins: ReadonlySet<string> | null;
+  /** A stable key for caches (two equal scopes have equal keys). */
+  readonly key: string;
+}
+
+/** One row of `resources/list`. */
+export interface ListingRow {
+  readonly uri: string;
+  readonly name: string;
+  readonly description: string;
+  readonly mimeType: string;
+}
+
+export type Answer =
+  | {
+      readonly kind: "file";
+      readonly uri: string;
+      readonly mimeType: string;
+      /** Metadata of the served bytes. */
+      readonly file: ServedFile;
+    }
+  | {
+      /** A plugin-root fallback read: bytes, size and type are only known once read from disk. */
+      readonly kind: "fallback";
+      readonly uri: string;
+      readonly mimeType: string;
+      readonly disk: DiskFile;
+    }
+  | {
+      readonly kind: "document";
+      readonly uri: string;
+      readonly mimeType: string;
+      readonly text: string;
+    }
+  | {
+      readonly kind: "notFound";
+      readonly uri: string;
+      /** The full message: `Not found: <uri>. …` */
+      readonly message: string;
+    };
