@@ -2,9 +2,17 @@ import tseslint from "typescript-eslint";
 
 // The pure core never touches the disk, the process, the network or the protocol layer.
 const PURE_CORE_BANS = {
-  paths: ["fs", "node:fs", "fs/promises", "node:fs/promises", "express", "child_process", "node:child_process", "process", "node:process"].map(
-    (name) => ({ name, message: "the pure core (resolve, shelf, prompts) never touches the disk, the process or HTTP" }),
-  ),
+  paths: [
+    "fs",
+    "node:fs",
+    "fs/promises",
+    "node:fs/promises",
+    "express",
+    "child_process",
+    "node:child_process",
+    "process",
+    "node:process",
+  ].map((name) => ({ name, message: "the pure core (resolve, shelf, prompts) never touches the disk, the process or HTTP" })),
   patterns: [{ group: ["@modelcontextprotocol/*"], message: "the pure core does not know the protocol layer" }],
 };
 

@@ -17,7 +17,8 @@ while (stack.length > 0) {
   for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
     const abs = path.join(dir, entry.name);
     if (entry.isDirectory()) stack.push(abs);
-    else if (entry.isFile() && dir !== root) { // the root holds the bench's manifest and config, not the shelf
+    else if (entry.isFile() && dir !== root) {
+      // the root holds the bench's manifest and config, not the shelf
       const data = fs.readFileSync(abs);
       createHash("sha256").update(data).digest("hex");
       files++;

@@ -9,14 +9,24 @@ import { memoryOf } from "./lib/proc.mjs";
 import { percentile } from "./lib/stats.mjs";
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
-const args = Object.fromEntries(process.argv.slice(2).map((a) => a.replace(/^--/, "").split("=")).map(([k, v]) => [k, v ?? "true"]));
+const args = Object.fromEntries(
+  process.argv
+    .slice(2)
+    .map((a) => a.replace(/^--/, "").split("="))
+    .map(([k, v]) => [k, v ?? "true"]),
+);
 // --dist: the run's snapshot of the build (bench/run.mjs passes it); the checkout's dist/ by default.
 const DIST = path.resolve(args.dist ?? path.join(HERE, "../dist"));
 const load = (file) => import(pathToFileURL(path.join(DIST, file)).href);
 
 const memory = () => {
   const m = process.memoryUsage();
-  return { rssMB: m.rss / 1048576, heapUsedMB: m.heapUsed / 1048576, externalMB: m.external / 1048576, arrayBuffersMB: m.arrayBuffers / 1048576 };
+  return {
+    rssMB: m.rss / 1048576,
+    heapUsedMB: m.heapUsed / 1048576,
+    externalMB: m.external / 1048576,
+    arrayBuffersMB: m.arrayBuffers / 1048576,
+  };
 };
 
 /** Time each call separately (hrtime, ns) so p99 is a per-call figure, not an average over a batch. */
@@ -33,7 +43,13 @@ function timeEach(items, passes, fn) {
   return Array.from(samples).sort((a, b) => a - b);
 }
 
-const summary = (sorted) => ({ calls: sorted.length, p50Ms: percentile(sorted, 0.5), p99Ms: percentile(sorted, 0.99), maxMs: sorted[sorted.length - 1], meanMs: sorted.reduce((a, b) => a + b, 0) / sorted.length });
+const summary = (sorted) => ({
+  calls: sorted.length,
+  p50Ms: percentile(sorted, 0.5),
+  p99Ms: percentile(sorted, 0.99),
+  maxMs: sorted[sorted.length - 1],
+  meanMs: sorted.reduce((a, b) => a + b, 0) / sorted.length,
+});
 
 const out = { node: process.version };
 const { loadConfig } = await load("config/index.js");
@@ -87,7 +103,7 @@ for (const [kind, entries] of byKind) {
 try {
   const { listSkillEntries, parseCursor } = await load("mcp/skills.js");
   const cursors = [null];
-  for (let page = listSkillEntries(shelf, FULL_SCOPE, null); page.nextCursor !== undefined && cursors.length < 200; ) {
+  for (let page = listSkillEntries(shelf, FULL_SCOPE, null); page.nextCursor !== undefined && cursors.length < 200;) {
     cursors.push(parseCursor(page.nextCursor));
     page = listSkillEntries(shelf, FULL_SCOPE, cursors[cursors.length - 1]);
   }

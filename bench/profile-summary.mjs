@@ -52,7 +52,8 @@ for (const [id, us] of selfUs) {
 const pct = (us) => `${((100 * us) / total).toFixed(1).padStart(5)}%`;
 const print = (title, map) => {
   console.log(`\n${title}`);
-  for (const [key, us] of [...map].sort((a, b) => b[1] - a[1]).slice(0, top)) console.log(`${pct(us)}  ${(us / 1000).toFixed(0).padStart(7)} ms  ${key}`);
+  for (const [key, us] of [...map].sort((a, b) => b[1] - a[1]).slice(0, top))
+    console.log(`${pct(us)}  ${(us / 1000).toFixed(0).padStart(7)} ms  ${key}`);
 };
 console.log(`${file}: ${(total / 1000).toFixed(0)} ms sampled`);
 print("self time by package / file", byPlace);

@@ -9,7 +9,11 @@ const rate = (value) => (value === null || value === undefined ? "—" : `${form
 const size = (n) => (n >= 1000 && n % 1000 === 0 ? `${n / 1000}k` : String(n));
 
 function findLoad(loads, server, transport, era, workload, concurrency) {
-  return loads.find((l) => l.server === server && l.transport === transport && l.era === era && l.workload === workload && l.concurrency === concurrency) ?? null;
+  return (
+    loads.find(
+      (l) => l.server === server && l.transport === transport && l.era === era && l.workload === workload && l.concurrency === concurrency,
+    ) ?? null
+  );
 }
 
 /** Issue 9's targets, each with what was measured and whether it passes (null: not measurable in this run). */
@@ -20,11 +24,18 @@ export function evaluateTargets(results) {
   const add = (figure, target, measured, pass, note = "") => targets.push({ figure, target, measured, pass, note });
   if (serve) {
     const peerCold = serve.peer ? ` (SDK peer here: ${formatMs(serve.peer.coldListingMs)})` : "";
-    add("cold start to the first complete listing", "≤ 3 s", `${formatMs(serve.coldMedianMs)} stdio, ${formatMs(serve.httpCold?.listingMs)} HTTP${peerCold}`, serve.coldMedianMs <= 3000 && (serve.httpCold?.listingMs ?? 0) <= 3000);
+    add(
+      "cold start to the first complete listing",
+      "≤ 3 s",
+      `${formatMs(serve.coldMedianMs)} stdio, ${formatMs(serve.httpCold?.listingMs)} HTTP${peerCold}`,
+      serve.coldMedianMs <= 3000 && (serve.httpCold?.listingMs ?? 0) <= 3000,
+    );
     add(
       "restart with a warm cache",
       "≤ 1 s",
-      serve.cacheWritten ? formatMs(serve.warmMedianMs) : `no cache is written for local folders: a restart is a cold start (${formatMs(serve.coldMedianMs)})`,
+      serve.cacheWritten
+        ? formatMs(serve.warmMedianMs)
+        : `no cache is written for local folders: a restart is a cold start (${formatMs(serve.coldMedianMs)})`,
       serve.cacheWritten ? serve.warmMedianMs <= 1000 : false,
     );
     const peak = Math.max(serve.memory.skillshelfStdio?.peakMB ?? 0, serve.memory.skillshelfHttp?.peakMB ?? 0);
@@ -32,7 +43,13 @@ export function evaluateTargets(results) {
     add("peak RSS", "≤ 250 MB", `${MB(peak)}${peerPeak ? ` (SDK peer: ${MB(peerPeak)})` : ""}`, peak <= 250);
     add("listing size", "≤ 4 KB", `${formatNumber(serve.listing.bytes, 0)} B, ${serve.listing.rows} rows`, serve.listing.bytes <= 4096);
   }
-  if (big) add("resolve, pure", "p99 ≤ 20 µs", `p99 ${formatMs(big.inproc.resolve.p99Ms)}, p50 ${formatMs(big.inproc.resolve.p50Ms)}`, big.inproc.resolve.p99Ms <= 0.02);
+  if (big)
+    add(
+      "resolve, pure",
+      "p99 ≤ 20 µs",
+      `p99 ${formatMs(big.inproc.resolve.p99Ms)}, p50 ${formatMs(big.inproc.resolve.p50Ms)}`,
+      big.inproc.resolve.p99Ms <= 0.02,
+    );
   if (serve) {
     const c = Math.max(...results.params.concurrency);
     const stdioChecks = ["read-mix", "read-skillmd"].map((w) => {
@@ -40,7 +57,12 @@ export function evaluateTargets(results) {
       const floor = findLoad(serve.loads, "floor", "stdio", "legacy", w, c);
       return { w, ratio: ours && floor ? ours.perSecond / floor.perSecond : null };
     });
-    add("stdio reads, 8-way", "≥ 0.8 × the floor", stdioChecks.map((x) => `${x.w} ${formatNumber(x.ratio, 2)}×`).join(", "), stdioChecks.every((x) => x.ratio !== null && x.ratio >= 0.8));
+    add(
+      "stdio reads, 8-way",
+      "≥ 0.8 × the floor",
+      stdioChecks.map((x) => `${x.w} ${formatNumber(x.ratio, 2)}×`).join(", "),
+      stdioChecks.every((x) => x.ratio !== null && x.ratio >= 0.8),
+    );
     for (const era of ["modern", "legacy"]) {
       const parts = [];
       let pass = true;
@@ -60,7 +82,12 @@ export function evaluateTargets(results) {
       } else {
         parts.push("SDK peer not measured");
       }
-      add(`HTTP reads, 8-way (${era === "modern" ? "2026-07-28" : "2025-11-25"})`, "≥ 0.8 × the floor and ≥ 5 × the SDK skills server", parts.join("; "), pass);
+      add(
+        `HTTP reads, 8-way (${era === "modern" ? "2026-07-28" : "2025-11-25"})`,
+        "≥ 0.8 × the floor and ≥ 5 × the SDK skills server",
+        parts.join("; "),
+        pass,
+      );
     }
   }
   return targets;
@@ -69,52 +96,191 @@ export function evaluateTargets(results) {
 export function formatReport(results) {
   const out = [];
   const p = results.params;
-  out.push(`Machine: ${results.machine.cpus} cores (${results.machine.cpuModel}), ${formatNumber(results.machine.memGB, 0)} GB RAM, Node ${results.machine.node}, ${results.machine.os}`);
-  out.push(`Code: skillshelf ${results.machine.commit} (dist/ built ${results.machine.built} UTC), @modelcontextprotocol/server ${results.machine.sdk}${results.kit?.sdkVersion ? ` (peer: ${results.kit.sdkVersion})` : ""}`);
+  out.push(
+    `Machine: ${results.machine.cpus} cores (${results.machine.cpuModel}), ${formatNumber(results.machine.memGB, 0)} GB RAM, Node ${results.machine.node}, ${results.machine.os}`,
+  );
+  out.push(
+    `Code: skillshelf ${results.machine.commit} (dist/ built ${results.machine.built} UTC), @modelcontextprotocol/server ${results.machine.sdk}${results.kit?.sdkVersion ? ` (peer: ${results.kit.sdkVersion})` : ""}`,
+  );
   out.push(`Command: ${results.command}`);
-  out.push(`Shelf: ${size(p.n)} skills, seed ${p.seed}${results.shelf ? `, ${formatNumber(results.shelf.files, 0)} files, ${formatBytes(results.shelf.bytes)}, ${formatNumber(results.shelf.served, 0)} served` : ""}; ${p.durationMs / 1000} s per load after ${p.warmupMs / 1000} s warm-up; ${p.coldRuns} cold start(s)`);
+  out.push(
+    `Shelf: ${size(p.n)} skills, seed ${p.seed}${results.shelf ? `, ${formatNumber(results.shelf.files, 0)} files, ${formatBytes(results.shelf.bytes)}, ${formatNumber(results.shelf.served, 0)} served` : ""}; ${p.durationMs / 1000} s per load after ${p.warmupMs / 1000} s warm-up; ${p.coldRuns} cold start(s)`,
+  );
   if (results.kit?.error) out.push(`SDK peer: ${results.kit.error}`);
   out.push("");
 
   const figures = [["figure", "skillshelf", "floor", "ours ÷ floor", "SDK peer", "ours ÷ peer"]];
   for (const b of results.build ?? []) {
-    figures.push([`harvest + build, ${size(b.n)} skills (ShelfService.start in a fresh process, no watcher)`, formatMs(b.inproc.startMs), formatMs(b.disk.ms), formatRatio(b.inproc.startMs, b.disk.ms), formatMs(b.peer?.ms), formatRatio(b.inproc.startMs, b.peer?.ms)]);
+    figures.push([
+      `harvest + build, ${size(b.n)} skills (ShelfService.start in a fresh process, no watcher)`,
+      formatMs(b.inproc.startMs),
+      formatMs(b.disk.ms),
+      formatRatio(b.inproc.startMs, b.disk.ms),
+      formatMs(b.peer?.ms),
+      formatRatio(b.inproc.startMs, b.peer?.ms),
+    ]);
   }
   for (const b of results.build ?? []) {
-    if (b.inproc.rescanMs !== undefined) figures.push([`rescan, nothing changed, ${size(b.n)} (what a watched change runs)`, formatMs(b.inproc.rescanMs), formatMs(b.disk.ms), formatRatio(b.inproc.rescanMs, b.disk.ms), "—", "—"]);
-    if (b.inproc.rebuildMs !== undefined) figures.push([`rebuild, nothing changed, ${size(b.n)} (POST /reindex: all re-read)`, formatMs(b.inproc.rebuildMs), formatMs(b.disk.ms), formatRatio(b.inproc.rebuildMs, b.disk.ms), "—", "—"]);
+    if (b.inproc.rescanMs !== undefined)
+      figures.push([
+        `rescan, nothing changed, ${size(b.n)} (what a watched change runs)`,
+        formatMs(b.inproc.rescanMs),
+        formatMs(b.disk.ms),
+        formatRatio(b.inproc.rescanMs, b.disk.ms),
+        "—",
+        "—",
+      ]);
+    if (b.inproc.rebuildMs !== undefined)
+      figures.push([
+        `rebuild, nothing changed, ${size(b.n)} (POST /reindex: all re-read)`,
+        formatMs(b.inproc.rebuildMs),
+        formatMs(b.disk.ms),
+        formatRatio(b.inproc.rebuildMs, b.disk.ms),
+        "—",
+        "—",
+      ]);
   }
   for (const b of results.build ?? []) {
     const m = b.inproc.memoryAfterGc ?? b.inproc.memoryAfterBuild;
-    figures.push([`shelf in memory after build, ${size(b.n)} (JS heap + file bytes held)`, `${MB(m.heapUsedMB)} + ${MB(m.arrayBuffersMB)}`, "—", "—", "—", "—"]);
+    figures.push([
+      `shelf in memory after build, ${size(b.n)} (JS heap + file bytes held)`,
+      `${MB(m.heapUsedMB)} + ${MB(m.arrayBuffersMB)}`,
+      "—",
+      "—",
+      "—",
+      "—",
+    ]);
   }
   for (const b of results.build ?? []) {
-    figures.push([`resolve p50, ${size(b.n)} (per call)`, formatMs(b.inproc.resolve.p50Ms), formatMs(b.inproc.mapFloor.p50Ms), formatRatio(b.inproc.resolve.p50Ms, b.inproc.mapFloor.p50Ms), "—", "—"]);
-    figures.push([`resolve p99, ${size(b.n)} (per call)`, formatMs(b.inproc.resolve.p99Ms), formatMs(b.inproc.mapFloor.p99Ms), formatRatio(b.inproc.resolve.p99Ms, b.inproc.mapFloor.p99Ms), "—", "—"]);
+    figures.push([
+      `resolve p50, ${size(b.n)} (per call)`,
+      formatMs(b.inproc.resolve.p50Ms),
+      formatMs(b.inproc.mapFloor.p50Ms),
+      formatRatio(b.inproc.resolve.p50Ms, b.inproc.mapFloor.p50Ms),
+      "—",
+      "—",
+    ]);
+    figures.push([
+      `resolve p99, ${size(b.n)} (per call)`,
+      formatMs(b.inproc.resolve.p99Ms),
+      formatMs(b.inproc.mapFloor.p99Ms),
+      formatRatio(b.inproc.resolve.p99Ms, b.inproc.mapFloor.p99Ms),
+      "—",
+      "—",
+    ]);
   }
   const s = results.serve;
   if (s) {
     const peer = s.peer ?? {};
-    figures.push([`cold start (CLI) → first resources/list, stdio (median of ${s.cold.length})`, formatMs(s.coldMedianMs), formatMs(s.floorCold?.listingMs), formatRatio(s.coldMedianMs, s.floorCold?.listingMs), "—", "—"]);
-    if (s.coldNoWatch) figures.push(["cold start (CLI) → first resources/list, stdio, every plugin `watch: false`", formatMs(s.coldNoWatch.listingMs), formatMs(s.floorCold?.listingMs), formatRatio(s.coldNoWatch.listingMs, s.floorCold?.listingMs), "—", "—"]);
-    figures.push(["cold start (CLI) → first resources/list, HTTP", formatMs(s.httpCold?.listingMs), "—", "—", formatMs(peer.coldListingMs), formatRatio(s.httpCold?.listingMs, peer.coldListingMs)]);
-    figures.push([`cold start → skills/list walked to the end (${s.skillsWalk.pages} pages), stdio`, formatMs(s.coldSkillsMedianMs), "—", "—", "—", "—"]);
+    figures.push([
+      `cold start (CLI) → first resources/list, stdio (median of ${s.cold.length})`,
+      formatMs(s.coldMedianMs),
+      formatMs(s.floorCold?.listingMs),
+      formatRatio(s.coldMedianMs, s.floorCold?.listingMs),
+      "—",
+      "—",
+    ]);
+    if (s.coldNoWatch)
+      figures.push([
+        "cold start (CLI) → first resources/list, stdio, every plugin `watch: false`",
+        formatMs(s.coldNoWatch.listingMs),
+        formatMs(s.floorCold?.listingMs),
+        formatRatio(s.coldNoWatch.listingMs, s.floorCold?.listingMs),
+        "—",
+        "—",
+      ]);
+    figures.push([
+      "cold start (CLI) → first resources/list, HTTP",
+      formatMs(s.httpCold?.listingMs),
+      "—",
+      "—",
+      formatMs(peer.coldListingMs),
+      formatRatio(s.httpCold?.listingMs, peer.coldListingMs),
+    ]);
+    figures.push([
+      `cold start → skills/list walked to the end (${s.skillsWalk.pages} pages), stdio`,
+      formatMs(s.coldSkillsMedianMs),
+      "—",
+      "—",
+      "—",
+      "—",
+    ]);
     figures.push(["restart with the cache", s.cacheWritten ? formatMs(s.warmMedianMs) : "no cache written", "—", "—", "—", "—"]);
-    figures.push([`listing size (resources/list result, ${s.listing.rows} rows)`, formatBytes(s.listing.bytes), "—", "—", peer.listingBytes ? `${formatBytes(peer.listingBytes)} (${formatNumber(peer.listingRows, 0)} rows)` : "—", formatRatio(s.listing.bytes, peer.listingBytes)]);
-    figures.push([`skills/list page (${s.skillsWalk.pages > 1 ? "100 skills" : "all"})`, formatBytes(s.skillsWalk.firstPageBytes), "—", "—", peer.skillsListBytes ? `${formatBytes(peer.skillsListBytes)} (all ${formatNumber(peer.skills, 0)} in one page)` : "—", "—"]);
-    if (s.coldNoWatch) figures.push(["RSS after the first listing, stdio, `watch: false` (no load yet)", MB(s.coldNoWatch.memory?.peakMB), MB(s.memory["floor-stdio"]?.peakMB), "—", "—", "—"]);
-    figures.push([`RSS after the first listing, stdio (no load yet)`, MB(median(s.cold.map((c) => c.peakMB))), "—", "—", MB(s.peer?.memoryAfterStart?.peakMB), formatRatio(median(s.cold.map((c) => c.peakMB)), s.peer?.memoryAfterStart?.peakMB)]);
-    figures.push(["peak RSS, stdio server after its loads", MB(s.memory.skillshelfStdio?.peakMB), MB(s.memory["floor-stdio"]?.peakMB), formatRatio(s.memory.skillshelfStdio?.peakMB, s.memory["floor-stdio"]?.peakMB), MB(s.memory.peerStdio?.peakMB), formatRatio(s.memory.skillshelfStdio?.peakMB, s.memory.peerStdio?.peakMB)]);
-    figures.push(["peak RSS, HTTP server after its loads", MB(s.memory.skillshelfHttp?.peakMB), MB(s.memory["floor-http"]?.peakMB), formatRatio(s.memory.skillshelfHttp?.peakMB, s.memory["floor-http"]?.peakMB), MB(s.memory.peerHttp?.peakMB), formatRatio(s.memory.skillshelfHttp?.peakMB, s.memory.peerHttp?.peakMB)]);
+    figures.push([
+      `listing size (resources/list result, ${s.listing.rows} rows)`,
+      formatBytes(s.listing.bytes),
+      "—",
+      "—",
+      peer.listingBytes ? `${formatBytes(peer.listingBytes)} (${formatNumber(peer.listingRows, 0)} rows)` : "—",
+      formatRatio(s.listing.bytes, peer.listingBytes),
+    ]);
+    figures.push([
+      `skills/list page (${s.skillsWalk.pages > 1 ? "100 skills" : "all"})`,
+      formatBytes(s.skillsWalk.firstPageBytes),
+      "—",
+      "—",
+      peer.skillsListBytes ? `${formatBytes(peer.skillsListBytes)} (all ${formatNumber(peer.skills, 0)} in one page)` : "—",
+      "—",
+    ]);
+    if (s.coldNoWatch)
+      figures.push([
+        "RSS after the first listing, stdio, `watch: false` (no load yet)",
+        MB(s.coldNoWatch.memory?.peakMB),
+        MB(s.memory["floor-stdio"]?.peakMB),
+        "—",
+        "—",
+        "—",
+      ]);
+    figures.push([
+      `RSS after the first listing, stdio (no load yet)`,
+      MB(median(s.cold.map((c) => c.peakMB))),
+      "—",
+      "—",
+      MB(s.peer?.memoryAfterStart?.peakMB),
+      formatRatio(median(s.cold.map((c) => c.peakMB)), s.peer?.memoryAfterStart?.peakMB),
+    ]);
+    figures.push([
+      "peak RSS, stdio server after its loads",
+      MB(s.memory.skillshelfStdio?.peakMB),
+      MB(s.memory["floor-stdio"]?.peakMB),
+      formatRatio(s.memory.skillshelfStdio?.peakMB, s.memory["floor-stdio"]?.peakMB),
+      MB(s.memory.peerStdio?.peakMB),
+      formatRatio(s.memory.skillshelfStdio?.peakMB, s.memory.peerStdio?.peakMB),
+    ]);
+    figures.push([
+      "peak RSS, HTTP server after its loads",
+      MB(s.memory.skillshelfHttp?.peakMB),
+      MB(s.memory["floor-http"]?.peakMB),
+      formatRatio(s.memory.skillshelfHttp?.peakMB, s.memory["floor-http"]?.peakMB),
+      MB(s.memory.peerHttp?.peakMB),
+      formatRatio(s.memory.skillshelfHttp?.peakMB, s.memory.peerHttp?.peakMB),
+    ]);
   }
   const ch = results.change;
   if (ch?.skillshelf) {
     const pe = ch.peer ?? null;
-    for (const [key, what] of [["edit", "edit a subscribed SKILL.md"], ["add", "add a skill"]]) {
+    for (const [key, what] of [
+      ["edit", "edit a subscribed SKILL.md"],
+      ["add", "add a skill"],
+    ]) {
       const ours = ch.skillshelf[key];
       const theirs = pe?.[key];
-      figures.push([`${what} → first notification`, formatMs(ours.notifiedMs), "—", "—", formatMs(theirs?.notifiedMs), formatRatio(ours.notifiedMs, theirs?.notifiedMs)]);
-      figures.push([`${what} → readable`, formatMs(ours.visibleMs), "—", "—", formatMs(theirs?.visibleMs), formatRatio(ours.visibleMs, theirs?.visibleMs)]);
+      figures.push([
+        `${what} → first notification`,
+        formatMs(ours.notifiedMs),
+        "—",
+        "—",
+        formatMs(theirs?.notifiedMs),
+        formatRatio(ours.notifiedMs, theirs?.notifiedMs),
+      ]);
+      figures.push([
+        `${what} → readable`,
+        formatMs(ours.visibleMs),
+        "—",
+        "—",
+        formatMs(theirs?.visibleMs),
+        formatRatio(ours.visibleMs, theirs?.visibleMs),
+      ]);
     }
   }
   out.push(`### Figures (${size(p.n)}-skill shelf)\n`);
@@ -122,7 +288,9 @@ export function formatReport(results) {
   out.push("");
 
   const loadTable = (loads, title) => {
-    const rows = [["workload", "transport", "×", "skillshelf", "p50", "p99", "floor", "ours ÷ floor", "SDK peer", "ours ÷ peer", "wrong answers"]];
+    const rows = [
+      ["workload", "transport", "×", "skillshelf", "p50", "p99", "floor", "ours ÷ floor", "SDK peer", "ours ÷ peer", "wrong answers"],
+    ];
     const keys = [];
     for (const l of loads) {
       if (l.server !== "skillshelf") continue;
@@ -134,18 +302,36 @@ export function formatReport(results) {
       const transport = l.transport === "http" ? `HTTP ${l.era === "modern" ? "2026" : "2025"}` : "stdio";
       const peerCell = peer ? `${rate(peer.perSecond)} (p50 ${formatMs(peer.p50Ms)})` : "—";
       const busy = [l, floor, peer].some((x) => (x?.othersCores ?? 0) > BUSY_CORES) ? " †" : "";
-      rows.push([l.workload, transport, l.concurrency, rate(l.perSecond) + busy, formatMs(l.p50Ms), formatMs(l.p99Ms), floor ? rate(floor.perSecond) : "—", formatRatio(l.perSecond, floor?.perSecond), peerCell, formatRatio(l.perSecond, peer?.perSecond), `${l.failures}${peer?.failures ? ` (peer ${peer.failures})` : ""}`]);
+      rows.push([
+        l.workload,
+        transport,
+        l.concurrency,
+        rate(l.perSecond) + busy,
+        formatMs(l.p50Ms),
+        formatMs(l.p99Ms),
+        floor ? rate(floor.perSecond) : "—",
+        formatRatio(l.perSecond, floor?.perSecond),
+        peerCell,
+        formatRatio(l.perSecond, peer?.perSecond),
+        `${l.failures}${peer?.failures ? ` (peer ${peer.failures})` : ""}`,
+      ]);
     }
     out.push(`### ${title}\n`);
     out.push(formatTable(rows));
     const busiest = Math.max(...loads.map((l) => l.othersCores ?? 0));
-    if (busiest > BUSY_CORES) out.push(`\n† other processes on the machine took over ${BUSY_CORES} of a core during this row's measurement (up to ${formatNumber(busiest, 1)} cores in this table): its figures are low.`);
+    if (busiest > BUSY_CORES)
+      out.push(
+        `\n† other processes on the machine took over ${BUSY_CORES} of a core during this row's measurement (up to ${formatNumber(busiest, 1)} cores in this table): its figures are low.`,
+      );
     out.push("");
   };
   if (s) loadTable(s.loads, `Throughput and latency (${size(p.n)}-skill shelf; mean answer ${describeSizes(s.loads)})`);
   if (results.kdense && !results.kdense.error) {
     const k = results.kdense;
-    loadTable(k.loads, `K-Dense collection (${k.servers.skillshelf.files} files served by skillshelf${k.servers.peer ? `, ${k.servers.peer.files} by the SDK peer` : ""}; every published file, 8 in flight)`);
+    loadTable(
+      k.loads,
+      `K-Dense collection (${k.servers.skillshelf.files} files served by skillshelf${k.servers.peer ? `, ${k.servers.peer.files} by the SDK peer` : ""}; every published file, 8 in flight)`,
+    );
   } else if (results.kdense?.error) out.push(`K-Dense: ${results.kdense.error}\n`);
 
   const targets = evaluateTargets(results);

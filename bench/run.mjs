@@ -73,7 +73,8 @@ function nodeArgs(kind) {
   const out = [];
   const name = `${kind}-${++profiles}`;
   if (flags.profile) out.push("--cpu-prof", `--cpu-prof-dir=${path.resolve(flags.profile)}`, `--cpu-prof-name=${name}.cpuprofile`);
-  if (flags["heap-profile"]) out.push("--heap-prof", `--heap-prof-dir=${path.resolve(flags["heap-profile"])}`, `--heap-prof-name=${name}.heapprofile`);
+  if (flags["heap-profile"])
+    out.push("--heap-prof", `--heap-prof-dir=${path.resolve(flags["heap-profile"])}`, `--heap-prof-name=${name}.heapprofile`);
   return out;
 }
 
@@ -112,12 +113,21 @@ function snapshotBuild() {
 }
 
 async function main() {
-  if (!fs.existsSync(path.join(PROJECT, "dist/cli.js"))) throw new Error("dist/ is missing: run `npm run build` first (the bench measures the built code)");
+  if (!fs.existsSync(path.join(PROJECT, "dist/cli.js")))
+    throw new Error("dist/ is missing: run `npm run build` first (the bench measures the built code)");
   const results = {
     machine: machine(),
     command: `npm run bench${argv.length ? ` -- ${argv.join(" ")}` : ""}`,
     date: new Date().toISOString(),
-    params: { n: options.n, seed: options.seed, sizes: options.sizes, durationMs: options.durationMs, warmupMs: options.warmupMs, coldRuns: options.coldRuns, concurrency: options.concurrency },
+    params: {
+      n: options.n,
+      seed: options.seed,
+      sizes: options.sizes,
+      durationMs: options.durationMs,
+      warmupMs: options.warmupMs,
+      coldRuns: options.coldRuns,
+      concurrency: options.concurrency,
+    },
   };
   const kit = options.peer ? preparePeerKit({ projectRoot: PROJECT, baseDir, log }) : { error: "skipped (--no-peer)" };
   if (kit.error) log(kit.error);
@@ -146,7 +156,13 @@ async function main() {
     return shelves.get(size);
   };
   const big = shelfOf(options.n);
-  results.shelf = { dir: big.dir, files: big.manifest.stats.files, bytes: big.manifest.stats.bytes, served: big.manifest.stats.served, skills: big.manifest.stats.skills };
+  results.shelf = {
+    dir: big.dir,
+    files: big.manifest.stats.files,
+    bytes: big.manifest.stats.bytes,
+    served: big.manifest.stats.served,
+    skills: big.manifest.stats.skills,
+  };
 
   if (options.sections.has("build")) {
     results.build = [];

@@ -6,20 +6,14 @@ import os from "node:os";
 import { parseArgs } from "node:util";
 import v8 from "node:v8";
 import { serveStdio } from "@modelcontextprotocol/server/stdio";
-import { ConfigInvalidError, configFromDirectories, formatConfigErrors, formatSchema, loadConfig } from "./config/index.js";
-import type { Config } from "./config/types.js";
-import { startLiveShelf } from "./live/live-shelf.js";
-import { CredentialRefusedError, ShelfService } from "./live/shelf-service.js";
-import { createLogger, LOG_LEVELS, type LogFormat, type Logger, type LogLevel } from "./log.js";
-import type { Client } from "./http/access.js";
-import { DEFAULT_VIEW, type RequestView } from "./mcp/request-view.js";
-import { compileScope } from "./resolve/compile-scope.js";
-import { buildMcpServer } from "./mcp/server.js";
-import { ContentCache } from "./mcp/content-cache.js";
-import { announceOverHttp, SessionRegistry } from "./mcp/sessions.js";
+import { type Config, configFromDirectories, ConfigInvalidError, formatConfigErrors, formatSchema, loadConfig } from "./config/index.js";
+import { CredentialRefusedError, ShelfService, startLiveShelf } from "./live/index.js";
+import { createLogger, LOG_LEVELS, type LogFormat, type Logger, type LogLevel, VERSION } from "./address/index.js";
+import type { Client } from "./http/index.js";
+import { announceOverHttp, buildMcpServer, ContentCache, DEFAULT_VIEW, type RequestView, SessionRegistry } from "./mcp/index.js";
+import { compileScope } from "./resolve/index.js";
 import { buildHealth, formatCheckReport, hasProblems } from "./health/index.js";
-import { defaultCacheDir } from "./sources/cache-dir.js";
-import { VERSION } from "./version.js";
+import { defaultCacheDir } from "./sources/index.js";
 
 const EXIT_OK = 0;
 const EXIT_PROBLEMS = 1;
@@ -56,7 +50,11 @@ const OPTIONS = {
 
 type Values = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>>["values"];
 
-function setting(values: Values, flag: "config" | "transport" | "host" | "port" | "cache-dir" | "log-level", env: string): string | undefined {
+function setting(
+  values: Values,
+  flag: "config" | "transport" | "host" | "port" | "cache-dir" | "log-level",
+  env: string,
+): string | undefined {
   return values[flag] ?? (process.env[env] === undefined || process.env[env] === "" ? undefined : process.env[env]);
 }
 
@@ -93,11 +91,16 @@ async function runServe(values: Values, dirs: readonly string[]): Promise<number
   const transport = oneOf("transport", setting(values, "transport", "SKILLSHELF_TRANSPORT") ?? "http", ["http", "stdio"] as const);
   const logLevel = oneOf("log-level", setting(values, "log-level", "SKILLSHELF_LOG_LEVEL") ?? "info", LOG_LEVELS);
   const logFormat = oneOf<LogFormat>("log-format", values["log-format"] ?? "text", ["text", "json"]);
-  const log = createLogger((line) => process.stderr.write(`${line}\n`), logFormat, logLevel as LogLevel, () => new Date());
+  const log = createLogger(
+    (line) => process.stderr.write(`${line}\n`),
+    logFormat,
+    logLevel as LogLevel,
+    () => new Date(),
+  );
   const config = await readConfig(values, dirs);
   // Express and the HTTP face are loaded only to serve HTTP (a stdio server or `check` would pay ~50 ms and ~9 MB
   // for nothing), and while the shelf is built: once it is served, watch setup competes for the event loop.
-  const httpFace = transport === "http" ? import("./http/app.js") : undefined;
+  const httpFace = transport === "http" ? import("./http/index.js") : undefined;
   // A restart serves the recorded local harvests at once; the live shelf verifies them against the disk next.
   const live = await startLiveShelf(config, () => new Date(), { cacheDir: cacheDirOf(values), log, fromRecord: true });
   const service = live.service;
@@ -111,7 +114,11 @@ async function runServe(values: Values, dirs: readonly string[]): Promise<number
 
   if (transport === "stdio") {
     // Over stdio there is no token: the flags set the ceiling, refused at startup like a bad argument.
-    const ceiling = { ...(values.library === undefined ? {} : { library: values.library }), categories: values.categories ?? [], tags: values.tags ?? [] };
+    const ceiling = {
+      ...(values.library === undefined ? {} : { library: values.library }),
+      categories: values.categories ?? [],
+      tags: values.tags ?? [],
+    };
     const viewNow = (): RequestView => {
       const compiled = compileScope(service.current, null, ceiling);
       if (!compiled.ok) throw new UsageError(compiled.message);
@@ -132,7 +139,11 @@ async function runServe(values: Values, dirs: readonly string[]): Promise<number
     );
     // Signals are handled before the startup line: a supervisor may signal the moment it sees it.
     const stopped = new Promise<number>((resolve) => {
-      const stop = (): void => void handle.close().then(() => live.close()).then(() => resolve(EXIT_OK));
+      const stop = (): void =>
+        void handle
+          .close()
+          .then(() => live.close())
+          .then(() => resolve(EXIT_OK));
       process.once("SIGTERM", stop);
       process.once("SIGINT", stop);
       process.stdin.once("end", stop);
@@ -143,7 +154,7 @@ async function runServe(values: Values, dirs: readonly string[]): Promise<number
 
   const host = setting(values, "host", "SKILLSHELF_HOST") ?? "127.0.0.1";
   const port = parsePort(setting(values, "port", "SKILLSHELF_PORT") ?? "8000");
-  const { createHttpApp } = await (httpFace ?? import("./http/app.js"));
+  const { createHttpApp } = await (httpFace ?? import("./http/index.js"));
   const { app, mcp, inFlight } = createHttpApp(service.holder, deps, {
     host,
     allowedHosts: values["allowed-hosts"] ?? [],
@@ -209,7 +220,9 @@ async function main(argv: readonly string[]): Promise<number> {
     return EXIT_OK;
   }
   if (command !== "serve" && command !== "check") {
-    process.stderr.write(`${command === undefined || command === "--help" || command === "-h" ? "" : `Unknown command: ${command}\n`}${USAGE}\n`);
+    process.stderr.write(
+      `${command === undefined || command === "--help" || command === "-h" ? "" : `Unknown command: ${command}\n`}${USAGE}\n`,
+    );
     return command === "--help" || command === "-h" ? EXIT_OK : EXIT_USAGE;
   }
   let parsed;

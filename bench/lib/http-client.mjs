@@ -40,7 +40,14 @@ export class HttpRpc {
   send(prepared) {
     return new Promise((resolve, reject) => {
       const req = http.request(
-        { host: this.url.hostname, port: this.url.port, path: this.url.pathname + this.url.search, method: "POST", headers: prepared.headers, agent: this.agent },
+        {
+          host: this.url.hostname,
+          port: this.url.port,
+          path: this.url.pathname + this.url.search,
+          method: "POST",
+          headers: prepared.headers,
+          agent: this.agent,
+        },
         (res) => {
           const chunks = [];
           res.on("data", (chunk) => chunks.push(chunk));

@@ -48,7 +48,14 @@ export function spawnHttpServer(command, args, { ready, timeoutMs = 180_000, env
         child.readyFired = true;
         clearTimeout(timer);
         child.removeAllListeners("exit");
-        resolve({ child, pid: child.pid, port: match[1] === undefined ? undefined : Number(match[1]), readyMs: performance.now() - t0, t0, stderr: () => stderr });
+        resolve({
+          child,
+          pid: child.pid,
+          port: match[1] === undefined ? undefined : Number(match[1]),
+          readyMs: performance.now() - t0,
+          t0,
+          stderr: () => stderr,
+        });
       }
     });
   });
@@ -83,7 +90,12 @@ export function cpuTicks(pid, withExitedChildren = false) {
 /** Busy clock ticks of the whole machine, all cores (user, nice, system, irq, softirq, steal). */
 export function machineBusyTicks() {
   try {
-    const [, user, nice, system, , , irq, softirq, steal] = fs.readFileSync("/proc/stat", "utf8").split("\n")[0].trim().split(/\s+/).map(Number);
+    const [, user, nice, system, , , irq, softirq, steal] = fs
+      .readFileSync("/proc/stat", "utf8")
+      .split("\n")[0]
+      .trim()
+      .split(/\s+/)
+      .map(Number);
     return user + nice + system + irq + softirq + steal;
   } catch {
     return 0;

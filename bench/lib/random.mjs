@@ -15,7 +15,10 @@ function splitmix32(seed) {
 
 export function createRandom(seed) {
   const mix = splitmix32(seed);
-  let a = mix(), b = mix(), c = mix(), d = mix();
+  let a = mix(),
+    b = mix(),
+    c = mix(),
+    d = mix();
   // sfc32: small, fast, passes PractRand far beyond what a benchmark corpus needs.
   const next = () => {
     const t = (((a + b) >>> 0) + d) >>> 0;

@@ -32,7 +32,11 @@ export async function startServer(spec) {
       close: () => rpc.close(),
     };
   }
-  const server = await spawnHttpServer(spec.command, spec.args, { ready: spec.ready ?? LISTENING, env: spec.env, timeoutMs: spec.timeoutMs });
+  const server = await spawnHttpServer(spec.command, spec.args, {
+    ready: spec.ready ?? LISTENING,
+    env: spec.env,
+    timeoutMs: spec.timeoutMs,
+  });
   const port = spec.port ?? server.port;
   const rpc = new HttpRpc(`http://127.0.0.1:${port}/mcp`, { era: spec.era ?? "modern", sockets: 16 });
   return {
@@ -66,14 +70,20 @@ export function skillshelfSpec({ projectRoot, appRoot = projectRoot, config, tra
 }
 
 export function floorSpec({ projectRoot, transport, era, readBytes, skillsFile, listingFile, nodeArgs = [] }) {
-  const args = [...nodeArgs, path.join(projectRoot, "bench/floor-server.mjs"), `--transport=${transport}`, `--read-bytes=${Math.max(0, Math.round(readBytes))}`];
+  const args = [
+    ...nodeArgs,
+    path.join(projectRoot, "bench/floor-server.mjs"),
+    `--transport=${transport}`,
+    `--read-bytes=${Math.max(0, Math.round(readBytes))}`,
+  ];
   if (skillsFile) args.push(`--skills-file=${skillsFile}`);
   if (listingFile) args.push(`--listing-file=${listingFile}`);
   return { name: "floor", transport, era, command: process.execPath, args };
 }
 
 export async function peerSpec({ kit, root, transport, era, watch = false, nodeArgs = [] }) {
-  if (transport === "stdio") return { name: "sdk-peer", transport, command: process.execPath, args: [...nodeArgs, kit.script, root, ...(watch ? ["--watch"] : [])] };
+  if (transport === "stdio")
+    return { name: "sdk-peer", transport, command: process.execPath, args: [...nodeArgs, kit.script, root, ...(watch ? ["--watch"] : [])] };
   const port = await freePort();
   return {
     name: "sdk-peer",

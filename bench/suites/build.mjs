@@ -9,7 +9,12 @@ import { watchOthers } from "../lib/proc.mjs";
 import { peerLoadMs, peerSpec, startServer } from "../lib/servers.mjs";
 
 function runJson(args, { cwd }) {
-  const out = execFileSync(process.execPath, args, { cwd, encoding: "utf8", maxBuffer: 64 * 1024 * 1024, stdio: ["ignore", "pipe", "pipe"] });
+  const out = execFileSync(process.execPath, args, {
+    cwd,
+    encoding: "utf8",
+    maxBuffer: 64 * 1024 * 1024,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   return JSON.parse(out.trim().split("\n").pop());
 }
 
@@ -27,7 +32,19 @@ export async function runBuildSuite(ctx, shelf) {
   log(`build ${n}: disk floor (walk, read and hash every file)`);
   const before = diskFloor();
   log(`build ${n}: harvest + build in a fresh process, the resolver, a rebuild`);
-  const inproc = runJson([...ctx.nodeArgs("inproc"), "--expose-gc", path.join(projectRoot, "bench/inproc.mjs"), `--config=${config}`, `--mix=${mixFile}`, `--passes=${options.resolvePasses}`, "--rebuild", `--dist=${path.join(ctx.appRoot, "dist")}`], { cwd: projectRoot });
+  const inproc = runJson(
+    [
+      ...ctx.nodeArgs("inproc"),
+      "--expose-gc",
+      path.join(projectRoot, "bench/inproc.mjs"),
+      `--config=${config}`,
+      `--mix=${mixFile}`,
+      `--passes=${options.resolvePasses}`,
+      "--rebuild",
+      `--dist=${path.join(ctx.appRoot, "dist")}`,
+    ],
+    { cwd: projectRoot },
+  );
   const after = diskFloor();
   const disk = after.ms < before.ms ? after : before;
   const othersCores = watch.stop();
@@ -41,5 +58,14 @@ export async function runBuildSuite(ctx, shelf) {
     peer = peerLoadMs(server.stderr());
     await server.close();
   }
-  return { n, files: shelf.manifest.stats.files, bytes: shelf.manifest.stats.bytes, served: shelf.manifest.stats.served, inproc, disk, peer, othersCores };
+  return {
+    n,
+    files: shelf.manifest.stats.files,
+    bytes: shelf.manifest.stats.bytes,
+    served: shelf.manifest.stats.served,
+    inproc,
+    disk,
+    peer,
+    othersCores,
+  };
 }

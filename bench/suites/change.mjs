@@ -30,7 +30,10 @@ async function measureChanges(handle, shelfDir, skill, uriOf) {
   // 1. Edit a served SKILL.md's description (a subscribed URI).
   const marker = `bench-edit-${process.pid}-${Date.now().toString(36)}`;
   let t0 = performance.now();
-  const updated = handle.waitForNotification((m) => m.method === "notifications/resources/updated" || m.method === "notifications/resources/list_changed", TIMEOUT_MS);
+  const updated = handle.waitForNotification(
+    (m) => m.method === "notifications/resources/updated" || m.method === "notifications/resources/list_changed",
+    TIMEOUT_MS,
+  );
   fs.writeFileSync(skillMd, fs.readFileSync(skillMd, "utf8").replace('description: "', `description: "${marker} `));
   const visible = await visibleAfter(handle, uri, marker, t0);
   const noted = await updated;
@@ -38,12 +41,20 @@ async function measureChanges(handle, shelfDir, skill, uriOf) {
 
   // 2. Add a new skill: the listing and skills/list change.
   const name = `zz-bench-added-${Date.now().toString(36)}`;
-  const added = { ...skill, dir: path.posix.join(path.posix.dirname(skill.dir), name), address: [...skill.address.slice(0, -1), name], name };
+  const added = {
+    ...skill,
+    dir: path.posix.join(path.posix.dirname(skill.dir), name),
+    address: [...skill.address.slice(0, -1), name],
+    name,
+  };
   t0 = performance.now();
   const listChanged = handle.waitForNotification((m) => m.method === "notifications/resources/list_changed", TIMEOUT_MS);
   const dir = path.join(shelfDir, added.lib, added.dir);
   fs.mkdirSync(dir, { recursive: true });
-  fs.writeFileSync(path.join(dir, "SKILL.md"), `---\nname: ${name}\ndescription: "A skill added while serving (${marker})."\n---\n\n# ${name}\n\nAdded by the benchmark.\n`);
+  fs.writeFileSync(
+    path.join(dir, "SKILL.md"),
+    `---\nname: ${name}\ndescription: "A skill added while serving (${marker})."\n---\n\n# ${name}\n\nAdded by the benchmark.\n`,
+  );
   const addVisible = await visibleAfter(handle, uriOf(added), marker, t0);
   const addNoted = await listChanged;
   out.add = { notifiedMs: addNoted === null ? null : addNoted - t0, visibleMs: addVisible };
@@ -65,7 +76,15 @@ export async function runChangeSuite(ctx, shelf, { peer = false } = {}) {
 
   log(`change ${n}: edit and add on a copy, skillshelf over stdio`);
   const ours = await copy("skillshelf");
-  const handle = await startServer(skillshelfSpec({ projectRoot, appRoot: ctx.appRoot, config: path.join(ours, shelf.manifest.config), transport: "stdio", nodeArgs: ctx.nodeArgs("server") }));
+  const handle = await startServer(
+    skillshelfSpec({
+      projectRoot,
+      appRoot: ctx.appRoot,
+      config: path.join(ours, shelf.manifest.config),
+      transport: "stdio",
+      nodeArgs: ctx.nodeArgs("server"),
+    }),
+  );
   await handle.send(handle.prepare("resources/list", {}));
   await sleep(1000); // let the watcher settle after its initial scan
   try {

@@ -9,7 +9,7 @@ import { loadWorkload } from "./serve.mjs";
 /** Every resource URI a server's skills/list publishes, shuffled the same way for every server. */
 async function publishedUris(handle, seed) {
   const uris = [];
-  for (let cursor = null; ; ) {
+  for (let cursor = null; ;) {
     const reply = await handle.send(handle.prepare("skills/list", cursor === null ? {} : { cursor }));
     const result = reply.message?.result;
     if (!result) throw new Error(`skills/list failed on ${handle.name}: ${JSON.stringify(reply.message)}`);
@@ -20,7 +20,11 @@ async function publishedUris(handle, seed) {
   return createRandom(seed).shuffle(uris.sort());
 }
 
-const readsOf = (uris) => ({ id: "read-all-files", method: "resources/read", calls: uris.map((uri) => ({ params: { uri }, expect: "hit" })) });
+const readsOf = (uris) => ({
+  id: "read-all-files",
+  method: "resources/read",
+  calls: uris.map((uri) => ({ params: { uri }, expect: "hit" })),
+});
 
 export async function runKDenseSuite(ctx) {
   const { projectRoot, workDir, log, options, kit } = ctx;
@@ -28,13 +32,18 @@ export async function runKDenseSuite(ctx) {
   if (!fs.existsSync(root)) return { error: `not found: ${root}` };
   // A plugin over the collection's folder of skills (the marketplace file lists the same 129 paths).
   const config = path.join(workDir, "k-dense.yaml");
-  fs.writeFileSync(config, `plugins:\n  - name: k-dense\n    source: ${root}\n    skills: ["scientific-skills/*"]\nlibraries:\n  - name: k-dense\n    plugins: [k-dense]\n`);
+  fs.writeFileSync(
+    config,
+    `plugins:\n  - name: k-dense\n    source: ${root}\n    skills: ["scientific-skills/*"]\nlibraries:\n  - name: k-dense\n    plugins: [k-dense]\n`,
+  );
   const c = Math.max(...options.concurrency);
   const out = { loads: [], servers: {} };
   const meanBytes = {};
 
   log("k-dense: skillshelf over stdio and HTTP");
-  const stdio = await startServer(skillshelfSpec({ projectRoot, appRoot: ctx.appRoot, config, transport: "stdio", nodeArgs: ctx.nodeArgs("server") }));
+  const stdio = await startServer(
+    skillshelfSpec({ projectRoot, appRoot: ctx.appRoot, config, transport: "stdio", nodeArgs: ctx.nodeArgs("server") }),
+  );
   const ourUris = await publishedUris(stdio, options.seed);
   const ours = readsOf(ourUris);
   let row = await loadWorkload(stdio, ours, c, ctx);
@@ -42,7 +51,9 @@ export async function runKDenseSuite(ctx) {
   meanBytes["stdio/legacy"] = row.meanBytes;
   out.servers.skillshelf = { files: ourUris.length, stdioMemory: stdio.memory() };
   await stdio.close();
-  const http = await startServer(skillshelfSpec({ projectRoot, appRoot: ctx.appRoot, config, transport: "http", era: "modern", nodeArgs: ctx.nodeArgs("server") }));
+  const http = await startServer(
+    skillshelfSpec({ projectRoot, appRoot: ctx.appRoot, config, transport: "http", era: "modern", nodeArgs: ctx.nodeArgs("server") }),
+  );
   for (const era of ["modern", "legacy"]) {
     const handle = era === "modern" ? http : http.withEra(era);
     row = await loadWorkload(handle, ours, c, ctx);
@@ -73,12 +84,18 @@ export async function runKDenseSuite(ctx) {
 
   log("k-dense: the floor");
   const meanUri = ourUris.reduce((sum, uri) => sum + uri.length, 0) / ourUris.length;
-  for (const [transport, era] of [["stdio", "legacy"], ["http", "modern"], ["http", "legacy"]]) {
+  for (const [transport, era] of [
+    ["stdio", "legacy"],
+    ["http", "modern"],
+    ["http", "legacy"],
+  ]) {
     const probe = await startServer(floorSpec({ projectRoot, transport, era, readBytes: 0 }));
     const reply = await probe.send(probe.prepare("resources/read", { uri: ourUris[0] }));
     const envelope = reply.bytes - ourUris[0].length;
     await probe.close();
-    const handle = await startServer(floorSpec({ projectRoot, transport, era, readBytes: meanBytes[`${transport}/${era}`] - envelope - meanUri }));
+    const handle = await startServer(
+      floorSpec({ projectRoot, transport, era, readBytes: meanBytes[`${transport}/${era}`] - envelope - meanUri }),
+    );
     out.loads.push(await loadWorkload(handle, ours, c, ctx, { floor: true }));
     await handle.close();
   }

@@ -52,8 +52,16 @@ export async function loadWorkload(handle, workload, concurrency, ctx, { peer = 
     if (again.othersCores < result.othersCores) result = again;
   }
   const othersCores = result.othersCores;
-  const row = { server: handle.name, transport: handle.transport, era: handle.transport === "http" ? handle.era : "legacy", workload: workload.id, ...result };
-  ctx.log(`  ${row.server} ${row.transport}${handle.transport === "http" ? `/${row.era}` : ""} ${row.workload} ×${concurrency}: ${Math.round(row.perSecond)}/s p50 ${row.p50Ms.toFixed(2)} ms p99 ${row.p99Ms.toFixed(2)} ms${row.failures ? ` FAILURES ${row.failures}` : ""}${othersCores > 0.2 ? ` (other processes used ${othersCores.toFixed(1)} cores)` : ""}`);
+  const row = {
+    server: handle.name,
+    transport: handle.transport,
+    era: handle.transport === "http" ? handle.era : "legacy",
+    workload: workload.id,
+    ...result,
+  };
+  ctx.log(
+    `  ${row.server} ${row.transport}${handle.transport === "http" ? `/${row.era}` : ""} ${row.workload} ×${concurrency}: ${Math.round(row.perSecond)}/s p50 ${row.p50Ms.toFixed(2)} ms p99 ${row.p99Ms.toFixed(2)} ms${row.failures ? ` FAILURES ${row.failures}` : ""}${othersCores > 0.2 ? ` (other processes used ${othersCores.toFixed(1)} cores)` : ""}`,
+  );
   return row;
 }
 
@@ -63,7 +71,7 @@ async function walkSkills(handle) {
   const cursors = [null];
   let first = null;
   let skills = 0;
-  for (let cursor = null; ; ) {
+  for (let cursor = null; ;) {
     const reply = await handle.send(handle.prepare("skills/list", cursor === null ? {} : { cursor }));
     const result = reply.message?.result;
     if (!result) throw new Error(`skills/list failed: ${JSON.stringify(reply.message?.error ?? reply.message)}`);
@@ -115,7 +123,16 @@ export async function runServeSuite(ctx, shelf) {
   const { readMix: mixWorkload, readSkillMd } = workloadsFor(shelf.manifest, options);
   const out = { n, cold: [], warm: [], loads: [], memory: {}, listing: {} };
   const cacheDir = path.join(workDir, `cache-${n}`);
-  const ours = (transport, era) => skillshelfSpec({ projectRoot, appRoot: ctx.appRoot, config, transport, era, extraArgs: ["--cache-dir", cacheDir], nodeArgs: ctx.nodeArgs("server") });
+  const ours = (transport, era) =>
+    skillshelfSpec({
+      projectRoot,
+      appRoot: ctx.appRoot,
+      config,
+      transport,
+      era,
+      extraArgs: ["--cache-dir", cacheDir],
+      nodeArgs: ctx.nodeArgs("server"),
+    });
 
   // Cold starts over stdio (the cache directory emptied each time), then restarts with the cache it wrote.
   log(`serve ${n}: cold start to the first complete listing, ${options.coldRuns}× over stdio`);
@@ -130,7 +147,12 @@ export async function runServeSuite(ctx, shelf) {
     const walk = await walkSkills(handle);
     out.cold.push({ listingMs: listing.ms, skillsWalkedMs: listing.ms + walk.ms, peakMB: handle.memory()?.peakMB, othersCores });
     out.listing = { rows: listing.rows, bytes: listing.bytes, wireBytes: listing.wireBytes };
-    skillsWalk = { pages: walk.cursors.length, skills: walk.skills, ms: walk.ms, firstPageBytes: Buffer.byteLength(JSON.stringify(walk.first)) };
+    skillsWalk = {
+      pages: walk.cursors.length,
+      skills: walk.skills,
+      ms: walk.ms,
+      firstPageBytes: Buffer.byteLength(JSON.stringify(walk.first)),
+    };
     fs.writeFileSync(path.join(workDir, `skills-page-${n}.json`), JSON.stringify(walk.first));
     fs.writeFileSync(path.join(workDir, `skills-cursors-${n}.json`), JSON.stringify(walk.cursors));
     if (run === options.coldRuns - 1) stdio = handle;
@@ -150,9 +172,17 @@ export async function runServeSuite(ctx, shelf) {
   }
   // The same cold start with every plugin's `watch: false`: what the watcher's initial scan adds.
   const noWatch = path.join(workDir, `skillshelf-nowatch-${n}.yaml`);
-  fs.writeFileSync(noWatch, fs.readFileSync(config, "utf8").replace(/^(\s+)source: (.*)$/gm, "$1source: $2\n$1watch: false").replace(/source: \.\//g, `source: ${shelf.dir}/`));
+  fs.writeFileSync(
+    noWatch,
+    fs
+      .readFileSync(config, "utf8")
+      .replace(/^(\s+)source: (.*)$/gm, "$1source: $2\n$1watch: false")
+      .replace(/source: \.\//g, `source: ${shelf.dir}/`),
+  );
   {
-    const handle = await startServer(skillshelfSpec({ projectRoot, appRoot: ctx.appRoot, config: noWatch, transport: "stdio", nodeArgs: ctx.nodeArgs("server") }));
+    const handle = await startServer(
+      skillshelfSpec({ projectRoot, appRoot: ctx.appRoot, config: noWatch, transport: "stdio", nodeArgs: ctx.nodeArgs("server") }),
+    );
     const listing = await firstListing(handle);
     out.coldNoWatch = { listingMs: listing.ms, memory: handle.memory() };
     await handle.close();
@@ -162,7 +192,11 @@ export async function runServeSuite(ctx, shelf) {
   out.warmMedianMs = out.warm.length ? median(out.warm.map((r) => r.listingMs)) : null;
 
   const cursors = JSON.parse(fs.readFileSync(path.join(workDir, `skills-cursors-${n}.json`), "utf8"));
-  const skillsWorkload = { id: "skills-list", method: "skills/list", calls: cursors.map((cursor) => ({ params: cursor === null ? {} : { cursor }, expect: "list" })) };
+  const skillsWorkload = {
+    id: "skills-list",
+    method: "skills/list",
+    calls: cursors.map((cursor) => ({ params: cursor === null ? {} : { cursor }, expect: "list" })),
+  };
   const skillsFile = path.join(workDir, `skills-page-${n}.json`);
   const workloads = [mixWorkload, readSkillMd, skillsWorkload];
   const levels = options.concurrency;
@@ -205,7 +239,11 @@ export async function runServeSuite(ctx, shelf) {
   // The floor, with a read body as large as skillshelf's mean answer on the same workload and transport.
   log(`serve ${n}: the floor`);
   const envelope = {};
-  for (const [transport, era] of [["stdio", "legacy"], ["http", "modern"], ["http", "legacy"]]) {
+  for (const [transport, era] of [
+    ["stdio", "legacy"],
+    ["http", "modern"],
+    ["http", "legacy"],
+  ]) {
     const probe = await startServer(floorSpec({ projectRoot, transport, era, readBytes: 0 }));
     if (transport === "stdio") out.floorCold = { listingMs: (await firstListing(probe)).ms };
     const reply = await probe.send(probe.prepare("resources/read", { uri: mixWorkload.calls[0].params.uri }));

@@ -32,3 +32,5 @@ export {
   type SkillAddress,
 } from "./uri.js";
 export type { SkipRow } from "./skip-row.js";
+export { LOG_LEVELS, createLogger, type LogFormat, type LogLevel, type Logger } from "./log.js";
+export { VERSION } from "./version.js";

@@ -87,11 +87,6 @@ export function formatSkillMdUri(library: string, address: readonly string[]): s
 /** Whether a segment survives `parseSkillUri` unchanged once encoded: not empty, not a dot segment, no separator. */
 export function isAddressableSegment(segment: string): boolean {
   return (
-    segment !== "" &&
-    segment !== "." &&
-    segment !== ".." &&
-    !segment.includes("/") &&
-    !segment.includes("\\") &&
-    !segment.includes("\0")
+    segment !== "" && segment !== "." && segment !== ".." && !segment.includes("/") && !segment.includes("\\") && !segment.includes("\0")
   );
 }

@@ -8,9 +8,7 @@ import type { PluginAddress, SourceConfig } from "./types.js";
 /** Declared sources by name, with their kind (only git sources take `?ref=`). */
 export type SourceKinds = ReadonlyMap<string, SourceConfig["kind"]>;
 
-export type AddressResult =
-  | { readonly ok: true; readonly address: PluginAddress }
-  | { readonly ok: false; readonly rule: string };
+export type AddressResult = { readonly ok: true; readonly address: PluginAddress } | { readonly ok: false; readonly rule: string };
 
 export const ADDRESS_GRAMMAR =
   "an address is <source>://<path>[//<subdir>][?ref=<ref>], file:///absolute/path, or a local path starting with ./, ../ or /";

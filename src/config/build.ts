@@ -251,7 +251,8 @@ function buildClients(raw: RawConfig, report: Report): ClientConfig[] {
     }
     // One token must identify one client, or a ceiling would depend on which client matched first.
     const owner = tokenOwner.get(c.token.env);
-    if (owner !== undefined) report(["clients", i, "token", "env"], `client '${owner}' already uses this variable: a token identifies one client`);
+    if (owner !== undefined)
+      report(["clients", i, "token", "env"], `client '${owner}' already uses this variable: a token identifies one client`);
     else tokenOwner.set(c.token.env, c.name);
     const scope: ScopeSpec = {
       ...(library === undefined ? {} : { library }),

@@ -5,10 +5,8 @@ import { CONFIG_SCHEMA } from "./schema.js";
 import { formatPointer, parsePointer, type Problem } from "./yaml-doc.js";
 
 export const NAME_RULE = "must be a name: 1-64 characters of a-z, 0-9 and '-', not starting or ending with '-'";
-export const DURATION_RULE =
-  "must be a duration: a number of milliseconds, or a number with a unit ms, s, m, h or d (500ms, 60s, 1h)";
-export const SIZE_RULE =
-  "must be a size: a number of bytes, or a number with a unit B, KiB, MiB, GiB, kB, MB or GB (512KiB, 8MiB)";
+export const DURATION_RULE = "must be a duration: a number of milliseconds, or a number with a unit ms, s, m, h or d (500ms, 60s, 1h)";
+export const SIZE_RULE = "must be a size: a number of bytes, or a number with a unit B, KiB, MiB, GiB, kB, MB or GB (512KiB, 8MiB)";
 export const SECRET_RULE = "must be {env: NAME}: secrets are read from the environment, never written in the file";
 export const ENV_RULE = "must be an environment variable name: letters, digits and '_', not starting with a digit";
 

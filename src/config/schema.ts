@@ -16,8 +16,7 @@ export const TAG_PATTERN = "^[^,\\s]([^,]*[^,\\s])?$";
 /** A tag selector item: comma-separated tags, all of which a plugin must carry. */
 export const TAG_SELECTOR_PATTERN = "^ *[^,\\s]([^,]*[^,\\s])? *(, *[^,\\s]([^,]*[^,\\s])? *)*$";
 
-const strings = (description: string, items: object = { type: "string", minLength: 1 }) =>
-  ({ type: "array", description, items }) as const;
+const strings = (description: string, items: object = { type: "string", minLength: 1 }) => ({ type: "array", description, items }) as const;
 
 export const CONFIG_SCHEMA = {
   $schema: "https://json-schema.org/draft/2020-12/schema",

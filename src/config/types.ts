@@ -107,6 +107,4 @@ export interface ConfigError {
 }
 
 /** Errors are values: a config either maps to a typed `Config` or lists every rule it broke. */
-export type ConfigResult =
-  | { readonly ok: true; readonly config: Config }
-  | { readonly ok: false; readonly errors: readonly ConfigError[] };
+export type ConfigResult = { readonly ok: true; readonly config: Config } | { readonly ok: false; readonly errors: readonly ConfigError[] };

@@ -20,7 +20,6 @@ export const SMALL_FILE_BYTES = 1024 * 1024;
 let scratch: Buffer | undefined;
 const scratchBuffer = (): Buffer => (scratch ??= Buffer.allocUnsafeSlow(SMALL_FILE_BYTES + 1));
 
-
 /** What a reader hands the whole bytes of a file to, with their digest (a view that is only good during the call). */
 export type BytesUse = (bytes: Uint8Array, digest: string) => void;
 
@@ -90,9 +89,7 @@ function decodes(decoder: TextDecoder, part?: Uint8Array): boolean {
 }
 
 /** Node's error code (`ENOENT`) or a generic word; never the message, which carries the absolute path. */
-export type ReadResult =
-  | { readonly ok: true; readonly file: HarvestedFile }
-  | { readonly ok: false; readonly code: string };
+export type ReadResult = { readonly ok: true; readonly file: HarvestedFile } | { readonly ok: false; readonly code: string };
 
 /** Reads each file at most once, by its path from the plugin root: a nested skill's files are also its outer
  *  skill's files. Yields to the event loop between slices of work. */
@@ -120,9 +117,7 @@ export function createFileReader(pacer: Pacer, prior: ReadonlyMap<string, Harves
       let result = cache.get(file.path);
       if (result === undefined) {
         const old = prior.get(file.path);
-        result = old !== undefined && sameStat(old, file)
-          ? Promise.resolve({ ok: true, file: { ...old, path: file.path } })
-          : load(file);
+        result = old !== undefined && sameStat(old, file) ? Promise.resolve({ ok: true, file: { ...old, path: file.path } }) : load(file);
         cache.set(file.path, result);
       }
       return result;

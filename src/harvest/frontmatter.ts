@@ -45,7 +45,7 @@ export function parseSkillMd(bytes: Uint8Array): SkillMdParse {
   const yamlStart = firstEnd + 1;
   let closing = -1;
   let closingEnd = bytes.length;
-  for (let s = yamlStart; s < bytes.length; ) {
+  for (let s = yamlStart; s < bytes.length;) {
     const e = lineEnd(bytes, s);
     if (isFence(bytes, s, e)) {
       closing = s;
@@ -74,10 +74,19 @@ export function parseSkillMd(bytes: Uint8Array): SkillMdParse {
     frontmatter = doc.toJS({ maxAliasCount: 100 });
   } catch (e) {
     // An alias bomb or a circular alias: the document is valid YAML but not plain data.
-    return { ok: false, reason: REASONS.unparseable(describeYamlError(e instanceof Error ? e.message : "it cannot be read as plain data", undefined, undefined)) };
+    return {
+      ok: false,
+      reason: REASONS.unparseable(
+        describeYamlError(e instanceof Error ? e.message : "it cannot be read as plain data", undefined, undefined),
+      ),
+    };
   }
   // A copy: the parsed values are views of the YAML text, which they would otherwise keep alive in the shelf.
-  return { ok: true, frontmatter: structuredClone(frontmatter) as Record<string, unknown>, bodyOffset: Math.min(closingEnd + 1, bytes.length) };
+  return {
+    ok: true,
+    frontmatter: structuredClone(frontmatter) as Record<string, unknown>,
+    bodyOffset: Math.min(closingEnd + 1, bytes.length),
+  };
 }
 
 /** The Agent Skills name rule (§3.4): `pdf-tools` => true, `-x`, `a--b`, `PDF` => false. */
@@ -86,15 +95,14 @@ export function isSkillName(name: string): boolean {
 }
 
 export type SkillCheck =
-  | { readonly ok: true; readonly name: string; readonly description: string }
-  | { readonly ok: false; readonly reason: string };
+  { readonly ok: true; readonly name: string; readonly description: string } | { readonly ok: false; readonly reason: string };
 
 /** Name and description rules (§3.3, §3.4). `dirName` is `null` for a whole-plugin skill (any valid name). */
 export function checkSkillFrontmatter(frontmatter: Readonly<Record<string, unknown>>, dirName: string | null): SkillCheck {
   const name = frontmatter["name"];
   if (name === undefined || name === null) return { ok: false, reason: REASONS.noName };
   if (typeof name !== "string" || !isSkillName(name)) {
-    return { ok: false, reason: REASONS.badName(typeof name === "string" ? name : JSON.stringify(name) ?? String(name)) };
+    return { ok: false, reason: REASONS.badName(typeof name === "string" ? name : (JSON.stringify(name) ?? String(name))) };
   }
   if (dirName !== null && name !== dirName) return { ok: false, reason: REASONS.nameMismatch(name, dirName) };
   const description = frontmatter["description"];

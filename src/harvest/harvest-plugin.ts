@@ -5,12 +5,11 @@ import { createFileReader, IO_ERROR, priorReads } from "./digest.js";
 import { compileHiddenOptIns, SKILL_CONVENTION } from "./globs.js";
 import { compileFileGlobs, harvestLibraryFiles } from "./library.js";
 import { sharedPacer } from "./pacer.js";
-import { compareCodeUnits, errorCode } from "../address/index.js";
+import { compareCodeUnits, errorCode, VERSION } from "../address/index.js";
 import { harvestPrompts, selectPromptGlobs } from "./prompts.js";
 import { compileSkillGlobs, harvestSkills } from "./skills.js";
 import { isUnreadableReason } from "./reasons.js";
 import { SkipRows } from "./skip-rows.js";
-import { VERSION } from "../version.js";
 import { openRoot, walkRoot, type WalkEntry } from "./walk.js";
 import type { DiskFile, HarvestedPlugin, PluginMeta } from "./types.js";
 

@@ -6,3 +6,5 @@ export { checkSkillFrontmatter, isSkillName, parseSkillMd, type SkillCheck, type
 export { PROMPT_CONVENTION, SKILL_CONVENTION, compileGlobs, normalizeGlob, type GlobSet } from "./globs.js";
 export { MAX_DESCRIPTION_CHARS, MAX_SKILL_BYTES, MAX_SKILL_FILES, REASONS } from "./reasons.js";
 export type * from "./types.js";
+export { applyManifestMeta, readPluginManifest } from "./manifest.js";
+export { hasMarketplaceFile, type MarketplaceEntry, readMarketplace } from "./marketplace.js";

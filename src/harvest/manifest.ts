@@ -3,7 +3,7 @@
 import fs from "node:fs";
 import nodePath from "node:path";
 import { errorCode } from "../address/index.js";
-import { checkGlob } from "../config/globs.js";
+import { checkGlob } from "../config/index.js";
 import type { PluginMeta } from "./types.js";
 
 export const MANIFEST_FILES: readonly string[] = [".claude-plugin/plugin.json", "plugin.json"];
@@ -52,7 +52,8 @@ export function readJsonInRoot(rootAbs: string, candidates: readonly string[]): 
       continue;
     }
     if (!stat.isFile()) continue;
-    if (stat.size > MAX_JSON_BYTES) return { ok: false, file, error: `${file} is ${stat.size} bytes, over the ${MAX_JSON_BYTES}-byte limit for a manifest` };
+    if (stat.size > MAX_JSON_BYTES)
+      return { ok: false, file, error: `${file} is ${stat.size} bytes, over the ${MAX_JSON_BYTES}-byte limit for a manifest` };
     let text: string;
     try {
       text = fs.readFileSync(real, "utf8");
@@ -70,9 +71,7 @@ export function readJsonInRoot(rootAbs: string, candidates: readonly string[]): 
   return { ok: true, found: false };
 }
 
-export type ManifestRead =
-  | { readonly ok: true; readonly manifest: PluginManifest | null }
-  | { readonly ok: false; readonly error: string };
+export type ManifestRead = { readonly ok: true; readonly manifest: PluginManifest | null } | { readonly ok: false; readonly error: string };
 
 /** The plugin's manifest, `null` when it has none, or the reason the plugin fails. */
 export function readPluginManifest(rootAbs: string): ManifestRead {

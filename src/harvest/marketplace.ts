@@ -2,8 +2,7 @@
 // Relative sources read the marketplace's own fetch; `github`, `url` and `git-subdir` sources go through the
 // declared git source whose URL prefixes theirs. Anything else (npm, archives, unknown hosts) is skipped with a
 // reason, never installed or executed.
-import { parsePluginAddress, type SourceKinds } from "../config/address.js";
-import type { SourceConfig } from "../config/types.js";
+import { parsePluginAddress, type SourceConfig, type SourceKinds } from "../config/index.js";
 import { parseLabels, parsePathList, readJsonInRoot } from "./manifest.js";
 import type { PluginMeta } from "./types.js";
 
@@ -46,9 +45,7 @@ export interface Marketplace {
   readonly skipped: readonly MarketplaceSkip[];
 }
 
-export type MarketplaceRead =
-  | { readonly ok: true; readonly marketplace: Marketplace }
-  | { readonly ok: false; readonly error: string };
+export type MarketplaceRead = { readonly ok: true; readonly marketplace: Marketplace } | { readonly ok: false; readonly error: string };
 
 /** Whether `rootAbs` holds a marketplace file (a zero-config directory is then served through it). */
 export function hasMarketplaceFile(rootAbs: string): boolean {
@@ -66,7 +63,8 @@ export function readMarketplace(rootAbs: string, sources: readonly SourceConfig[
 
 /** Pure: a parsed marketplace file → servable entries and skipped rows. */
 export function parseMarketplace(value: unknown, file: string, sources: readonly SourceConfig[]): MarketplaceRead {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) return { ok: false, error: `the marketplace file ${file} is not a JSON object` };
+  if (typeof value !== "object" || value === null || Array.isArray(value))
+    return { ok: false, error: `the marketplace file ${file} is not a JSON object` };
   const v = value as Record<string, unknown>;
   if (!Array.isArray(v.plugins)) return { ok: false, error: `the marketplace file ${file} has no plugins list` };
   const metadata = typeof v.metadata === "object" && v.metadata !== null ? (v.metadata as Record<string, unknown>) : {};
@@ -134,7 +132,8 @@ function parseEntry(raw: unknown, index: number, ctx: EntryContext): Marketplace
 function parseEntrySource(source: unknown, ctx: EntryContext): EntrySource | string {
   if (source === undefined || source === null) return "The entry has no source.";
   if (typeof source === "string") {
-    if (/^[a-z][a-z0-9+.-]*:/i.test(source)) return `Its source ${JSON.stringify(source)} is not a relative path (./…); a repository is given as {source: github|url|git-subdir}.`;
+    if (/^[a-z][a-z0-9+.-]*:/i.test(source))
+      return `Its source ${JSON.stringify(source)} is not a relative path (./…); a repository is given as {source: github|url|git-subdir}.`;
     // `./x` is relative to the marketplace root; a bare `x` to metadata.pluginRoot when the file sets one.
     const explicit = source.startsWith("./") || source === ".";
     const rel = parseRelativePath(explicit ? source : joinRelative(ctx.pluginRoot, source));

@@ -21,12 +21,10 @@ export const REASONS = {
   noName: "The frontmatter has no name.",
   badName: (name: string): string =>
     `The name ${quote(name)} breaks the naming rule: 1-64 characters of a-z, 0-9 and '-', no hyphen first or last, no '--'.`,
-  nameMismatch: (name: string, dirName: string): string =>
-    `The name ${quote(name)} differs from its directory name ${quote(dirName)}.`,
+  nameMismatch: (name: string, dirName: string): string => `The name ${quote(name)} differs from its directory name ${quote(dirName)}.`,
   noDescription: "The frontmatter has no description.",
   emptyDescription: "The description must be a non-empty string.",
-  longDescription: (chars: number): string =>
-    `The description is ${chars} characters long, over the limit of ${MAX_DESCRIPTION_CHARS}.`,
+  longDescription: (chars: number): string => `The description is ${chars} characters long, over the limit of ${MAX_DESCRIPTION_CHARS}.`,
   wrongCase: (found: string): string => `The skill file is named ${found}, but the name is case-sensitive: it must be SKILL.md.`,
   skillMdOverLimit: (size: number, limit: number): string => `SKILL.md is ${size} bytes, over limits.fileBytes (${limit}).`,
   tooManyFiles: (count: number): string =>

@@ -92,7 +92,8 @@ function gatherFiles(ctx: HarvestContext, dir: string, skillMdPath: string): Pic
 /** What a SKILL.md's parse gives beyond its file: the frontmatter, where the body starts, and the body's facts. */
 type SkillMdBody = Pick<HarvestedSkill, "frontmatter" | "bodyOffset" | "cites" | "placeholders">;
 
-type SkillMdRead = { readonly ok: true; readonly file: HarvestedFile; readonly parse: SkillMdBody } | { readonly ok: false; readonly reason: string };
+type SkillMdRead =
+  { readonly ok: true; readonly file: HarvestedFile; readonly parse: SkillMdBody } | { readonly ok: false; readonly reason: string };
 
 const UTF8 = new TextDecoder("utf-8");
 
@@ -110,7 +111,11 @@ async function readSkillMd(ctx: HarvestContext, dir: string, entry: WalkEntry): 
   });
   if (!read.ok) return { ok: false, reason: REASONS.unreadable(read.code) };
   if ("reason" in parsed) return { ok: false, reason: parsed.reason };
-  return { ok: true, file: { ...read.file, path: SKILL_MD, ...(parsed.bytes === undefined ? {} : { bytes: parsed.bytes }) }, parse: parsed.parse };
+  return {
+    ok: true,
+    file: { ...read.file, path: SKILL_MD, ...(parsed.bytes === undefined ? {} : { bytes: parsed.bytes }) },
+    parse: parsed.parse,
+  };
 }
 
 type BodyParse = { readonly parse: SkillMdBody; readonly bytes?: Uint8Array } | { readonly reason: string };
@@ -125,7 +130,12 @@ function parseBody(bytes: Uint8Array, digest: string, before: HarvestedSkill | u
     const parsed = parseSkillMd(bytes);
     if (!parsed.ok) return { reason: parsed.reason };
     const body = UTF8.decode(bytes.subarray(parsed.bodyOffset));
-    parse = { frontmatter: parsed.frontmatter, bodyOffset: parsed.bodyOffset, cites: findCitations(body), placeholders: hasPlaceholders(body) };
+    parse = {
+      frontmatter: parsed.frontmatter,
+      bodyOffset: parsed.bodyOffset,
+      cites: findCitations(body),
+      placeholders: hasPlaceholders(body),
+    };
   }
   // A copy (a Buffer's `slice` would be another view of the shared read buffer).
   return parse.placeholders ? { parse, bytes: new Uint8Array(bytes) } : { parse };

@@ -19,9 +19,7 @@ export interface WalkResult {
   readonly escapes: string[];
 }
 
-export type RootCheck =
-  | { readonly ok: true; readonly real: string }
-  | { readonly ok: false; readonly problem: "missing" | "notDirectory" };
+export type RootCheck = { readonly ok: true; readonly real: string } | { readonly ok: false; readonly problem: "missing" | "notDirectory" };
 
 /** The root's real path, the base of every containment check. */
 export function openRoot(rootAbs: string): RootCheck {

@@ -54,7 +54,10 @@ function findDangling(shelf: Shelf): Map<string, Dangling[]> {
 function citationUri(skill: Skill, cites: string): string | null {
   const target = cites.replace(/[#?].*$/, "");
   if (target === "" || cites.startsWith("#")) return null;
-  for (const [placeholder, base] of [[SKILL_DIR, skill.uri], [PLUGIN_ROOT, `skill://${skill.library}`]] as const) {
+  for (const [placeholder, base] of [
+    [SKILL_DIR, skill.uri],
+    [PLUGIN_ROOT, `skill://${skill.library}`],
+  ] as const) {
     if (!target.startsWith(placeholder)) continue;
     const rest = target.slice(placeholder.length);
     // `cd ${CLAUDE_SKILL_DIR}` names a directory to work in, not a file to read.

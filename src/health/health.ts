@@ -58,9 +58,7 @@ export function buildHealth(shelf: Shelf): HealthReport {
       files: library.files.size,
       ...(library.error === undefined ? {} : { error: library.error }),
       ...(library.skipped.length === 0 ? {} : { skipped: library.skipped.map((row) => ({ ...row })) }),
-      ...(library.conflicts.length === 0
-        ? {}
-        : { conflicts: Object.fromEntries(library.conflicts.map((c) => [c.plugin, c.message])) }),
+      ...(library.conflicts.length === 0 ? {} : { conflicts: Object.fromEntries(library.conflicts.map((c) => [c.plugin, c.message])) }),
     };
   }
   const plugins: Record<string, PluginHealth> = {};

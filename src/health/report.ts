@@ -8,7 +8,11 @@ export function formatCheckReport(report: HealthReport): string {
     `${formatCount(report.skills, "skill")} and ${formatCount(report.prompts, "prompt")} in ${libraries} ${libraries === 1 ? "library" : "libraries"} (${report.status})`,
   ];
   for (const [name, library] of Object.entries(report.libraries)) {
-    const counts = [formatCount(library.skills, "skill"), formatCount(library.prompts, "prompt"), formatCount(library.files, "library file")];
+    const counts = [
+      formatCount(library.skills, "skill"),
+      formatCount(library.prompts, "prompt"),
+      formatCount(library.files, "library file"),
+    ];
     lines.push(`  skill://${name}: ${counts.join(", ")} (plugins: ${library.plugins.join(", ") || "none"})`);
     if (library.error !== undefined) lines.push(`    error: ${library.error}`);
     for (const row of library.skipped ?? []) lines.push(`    skipped ${row.plugin}: ${row.reason}`);

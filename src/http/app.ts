@@ -4,11 +4,10 @@ import { createMcpExpressApp } from "@modelcontextprotocol/express";
 import { toNodeHandler } from "@modelcontextprotocol/node";
 import { createMcpHandler, type McpHttpHandler } from "@modelcontextprotocol/server";
 import type { ErrorRequestHandler, Express, Request, Response } from "express";
-import type { ShelfHolder } from "../live/holder.js";
-import { DEFAULT_VIEW, parseRequestSettings, type RequestView } from "../mcp/request-view.js";
-import { compileScope } from "../resolve/compile-scope.js";
+import type { ShelfHolder } from "../live/index.js";
+import { buildMcpServer, DEFAULT_VIEW, parseRequestSettings, type RequestView, type ServerDeps } from "../mcp/index.js";
+import { compileScope } from "../resolve/index.js";
 import { authenticate, callerOf, formatAuthInfo, requireAdmin, type Access } from "./access.js";
-import { buildMcpServer, type ServerDeps } from "../mcp/server.js";
 import { buildHealth } from "../health/index.js";
 import { formatOpenApi } from "./openapi.js";
 import { InFlight } from "./in-flight.js";
@@ -42,9 +41,10 @@ export function createHttpApp(holder: ShelfHolder, deps: ServerDeps, options: Ht
   const local = LOCAL_HOSTS.has(options.host);
   const origins = options.allowedOrigins?.map(formatOriginName);
   // Bound to localhost: localhost names plus whatever the operator adds. Bound elsewhere: only what the operator names.
-  const allowedHosts = options.allowedHosts && options.allowedHosts.length > 0
-    ? [...(local ? ["localhost", "127.0.0.1", "[::1]"] : []), ...options.allowedHosts]
-    : undefined;
+  const allowedHosts =
+    options.allowedHosts && options.allowedHosts.length > 0
+      ? [...(local ? ["localhost", "127.0.0.1", "[::1]"] : []), ...options.allowedHosts]
+      : undefined;
   const allowedOrigins = origins && origins.length > 0 ? [...(local ? ["localhost", "127.0.0.1", "[::1]"] : []), ...origins] : undefined;
   const app = createMcpExpressApp({
     host: options.host,
@@ -58,15 +58,22 @@ export function createHttpApp(holder: ShelfHolder, deps: ServerDeps, options: Ht
   const admin = requireAdmin(options.access);
 
   // The view was compiled by the route below and rides in the SDK's auth pass-through to the factory.
-  const mcp = createMcpHandler((ctx) => buildMcpServer(deps, (ctx.authInfo?.extra?.["view"] as RequestView | undefined) ?? DEFAULT_VIEW, ctx.era), {
-    onerror: options.onError,
-  });
+  const mcp = createMcpHandler(
+    (ctx) => buildMcpServer(deps, (ctx.authInfo?.extra?.["view"] as RequestView | undefined) ?? DEFAULT_VIEW, ctx.era),
+    {
+      onerror: options.onError,
+    },
+  );
   const handleMcp = toNodeHandler(mcp, { onerror: options.onError });
   const inFlight = new InFlight();
   app.all("/mcp", (req, res) => {
     if (isListenRequest(req.body)) inFlight.exclude(res);
     const caller = callerOf(req);
-    const settings = parseRequestSettings(new URL(req.originalUrl, "http://localhost").searchParams, headersOf(req), headerLines(req, "x-skill-tags"));
+    const settings = parseRequestSettings(
+      new URL(req.originalUrl, "http://localhost").searchParams,
+      headersOf(req),
+      headerLines(req, "x-skill-tags"),
+    );
     const compiled = compileScope(holder.current, caller?.scope ?? null, settings.scope);
     if (!compiled.ok) return refuseRequest(req, res, compiled.message);
     const view: RequestView = {
@@ -103,7 +110,11 @@ export function createHttpApp(holder: ShelfHolder, deps: ServerDeps, options: Ht
   const onBodyError: ErrorRequestHandler = (error, _req, res, next) => {
     const status = typeof error === "object" && error !== null && "status" in error ? Number(error.status) : 0;
     if (status === 413) {
-      res.status(413).json({ jsonrpc: "2.0", error: { code: -32600, message: `Request body too large (limit ${options.bodyLimit ?? DEFAULT_BODY_LIMIT})` }, id: null });
+      res.status(413).json({
+        jsonrpc: "2.0",
+        error: { code: -32600, message: `Request body too large (limit ${options.bodyLimit ?? DEFAULT_BODY_LIMIT})` },
+        id: null,
+      });
     } else if (status === 400) {
       res.status(400).json({ jsonrpc: "2.0", error: { code: -32700, message: "Parse error: the body is not valid JSON" }, id: null });
     } else {

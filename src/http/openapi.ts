@@ -5,7 +5,12 @@ import { stringify } from "yaml";
 const STRINGS = { type: "array", items: { type: "string" } } as const;
 const SKIPPED_PLUGIN = {
   type: "array",
-  items: { type: "object", required: ["plugin", "reason"], additionalProperties: false, properties: { plugin: { type: "string" }, reason: { type: "string" } } },
+  items: {
+    type: "object",
+    required: ["plugin", "reason"],
+    additionalProperties: false,
+    properties: { plugin: { type: "string" }, reason: { type: "string" } },
+  },
 } as const;
 
 export const HEALTH_SCHEMA = {
@@ -56,11 +61,21 @@ export const HEALTH_SCHEMA = {
           files: { type: "integer", minimum: 0 },
           skipped: {
             type: "array",
-            items: { type: "object", required: ["path", "reason"], additionalProperties: false, properties: { path: { type: "string" }, reason: { type: "string" } } },
+            items: {
+              type: "object",
+              required: ["path", "reason"],
+              additionalProperties: false,
+              properties: { path: { type: "string" }, reason: { type: "string" } },
+            },
           },
           dangling: {
             type: "array",
-            items: { type: "object", required: ["skill", "cites"], additionalProperties: false, properties: { skill: { type: "string" }, cites: { type: "string" } } },
+            items: {
+              type: "object",
+              required: ["skill", "cites"],
+              additionalProperties: false,
+              properties: { skill: { type: "string" }, cites: { type: "string" } },
+            },
           },
           error: { type: "string" },
         },
@@ -86,20 +101,35 @@ export const HEALTH_SCHEMA = {
 export function buildOpenApi(version: string): Record<string, unknown> {
   return {
     openapi: "3.1.0",
-    info: { title: "skillshelf operator API", version, description: "The operator's view of the shelf. MCP itself is served at POST /mcp." },
+    info: {
+      title: "skillshelf operator API",
+      version,
+      description: "The operator's view of the shelf. MCP itself is served at POST /mcp.",
+    },
     paths: {
       "/health": {
         get: {
           summary: "What is served, what was skipped and why, and the state of every fetch",
-          responses: { "200": { description: "The health report (always 200 while serving)", content: { "application/json": { schema: { $ref: "#/components/schemas/Health" } } } } },
+          responses: {
+            "200": {
+              description: "The health report (always 200 while serving)",
+              content: { "application/json": { schema: { $ref: "#/components/schemas/Health" } } },
+            },
+          },
         },
       },
       "/reindex": {
         post: {
           summary: "Rebuild every fetch now",
           responses: {
-            "200": { description: "The health report after the rebuild, plus the fetches rebuilt", content: { "application/json": { schema: { $ref: "#/components/schemas/Reindex" } } } },
-            "500": { description: "The rebuild failed; the server log has the details", content: { "application/json": { schema: { $ref: "#/components/schemas/Failure" } } } },
+            "200": {
+              description: "The health report after the rebuild, plus the fetches rebuilt",
+              content: { "application/json": { schema: { $ref: "#/components/schemas/Reindex" } } },
+            },
+            "500": {
+              description: "The rebuild failed; the server log has the details",
+              content: { "application/json": { schema: { $ref: "#/components/schemas/Failure" } } },
+            },
           },
         },
       },

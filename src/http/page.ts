@@ -18,8 +18,13 @@ export function renderShelfPage(shelf: Shelf, health: HealthReport): string {
   });
   const problems = Object.entries(health.plugins).flatMap(([id, plugin]) => [
     ...(plugin.error === undefined ? [] : [`<li>${escapeHtml(id)}: ${escapeHtml(plugin.error)}</li>`]),
-    ...(plugin.skipped ?? []).map((row) => `<li>${escapeHtml(id)}: skipped <code>${escapeHtml(row.path)}</code> — ${escapeHtml(row.reason)}</li>`),
-    ...(plugin.dangling ?? []).map((row) => `<li>${escapeHtml(id)}: <code>${escapeHtml(row.skill)}</code> cites <code>${escapeHtml(row.cites)}</code>, which is not served</li>`),
+    ...(plugin.skipped ?? []).map(
+      (row) => `<li>${escapeHtml(id)}: skipped <code>${escapeHtml(row.path)}</code> — ${escapeHtml(row.reason)}</li>`,
+    ),
+    ...(plugin.dangling ?? []).map(
+      (row) =>
+        `<li>${escapeHtml(id)}: <code>${escapeHtml(row.skill)}</code> cites <code>${escapeHtml(row.cites)}</code>, which is not served</li>`,
+    ),
   ]);
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>skillshelf</title>

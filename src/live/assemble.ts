@@ -4,19 +4,27 @@
 import { createHash } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
-import { parsePluginAddress } from "../config/address.js";
-import type { Config, Dialect, LibraryConfig, PluginAddress, PluginConfig } from "../config/types.js";
-import { type HarvestedPlugin, harvestPlugin, type PluginMeta } from "../harvest/index.js";
-import { applyManifestMeta, readPluginManifest } from "../harvest/manifest.js";
-import { hasMarketplaceFile, readMarketplace, type MarketplaceEntry } from "../harvest/marketplace.js";
-import { buildShelf, type LibraryPlan } from "../shelf/build.js";
-import { parsePluginPrompts } from "../shelf/prompts.js";
-import { matchesSelector } from "../shelf/select.js";
-import { planFetch, type FetchPlan } from "../sources/fetch-plan.js";
-import { resolveInside, TreeTable, type GitTrees, type Tree } from "../sources/trees.js";
+import {
+  type Config,
+  type Dialect,
+  type LibraryConfig,
+  parsePluginAddress,
+  type PluginAddress,
+  type PluginConfig,
+} from "../config/index.js";
+import {
+  applyManifestMeta,
+  type HarvestedPlugin,
+  harvestPlugin,
+  hasMarketplaceFile,
+  type MarketplaceEntry,
+  type PluginMeta,
+  readMarketplace,
+  readPluginManifest,
+} from "../harvest/index.js";
+import { buildShelf, type FetchReport, type LibraryPlan, matchesSelector, parsePluginPrompts, type Shelf } from "../shelf/index.js";
+import { type FetchPlan, type GitTrees, isDirectorySync, planFetch, resolveInside, type Tree, TreeTable } from "../sources/index.js";
 import { joinPath } from "../address/index.js";
-import { isDirectorySync } from "../sources/index.js";
-import type { FetchReport, Shelf } from "../shelf/index.js";
 
 export interface AssembleOptions {
   readonly generation: number;
@@ -342,7 +350,8 @@ export function reportFetches(
     if (tree.kind === "local") {
       const failed = plugins.find((plugin) => plugin.fetch === key && plugin.status === "failed" && isLocalFailure(plugin));
       const exists = tree.rootAbs !== undefined && isDirectorySync(tree.rootAbs);
-      if (failed !== undefined) fetches.set(key, { status: "failed", ...(failed.error === undefined ? {} : { error: failed.error }), ...extra });
+      if (failed !== undefined)
+        fetches.set(key, { status: "failed", ...(failed.error === undefined ? {} : { error: failed.error }), ...extra });
       else if (!exists) fetches.set(key, { status: "failed", error: `The folder of fetch ${key} does not exist.`, ...extra });
       else fetches.set(key, { status: "ok", built, ...extra });
     } else {

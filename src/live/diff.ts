@@ -51,7 +51,8 @@ export function changedUris(previous: Shelf, next: Shelf, scope: Scope): string[
       candidates.add(formatSkillUri(library.name, [FILES_FILE]));
       for (const path of library.files.keys()) candidates.add(formatSkillUri(library.name, path.split("/")));
       for (const skill of library.skills.values()) {
-        for (let depth = 1; depth < skill.address.length; depth++) candidates.add(formatSkillUri(library.name, [...skill.address.slice(0, depth), INDEX_FILE]));
+        for (let depth = 1; depth < skill.address.length; depth++)
+          candidates.add(formatSkillUri(library.name, [...skill.address.slice(0, depth), INDEX_FILE]));
         candidates.add(formatSkillUri(library.name, [...skill.address, MANIFEST_FILE]));
         for (const path of skill.paths) candidates.add(formatSkillUri(library.name, [...skill.address, ...path.split("/")]));
       }

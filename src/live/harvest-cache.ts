@@ -13,16 +13,18 @@ import { createHash, randomBytes } from "node:crypto";
 import { mkdir, open, readFile, rename, rm } from "node:fs/promises";
 import path from "node:path";
 import { parsePromptFiles } from "../prompts/index.js";
-import { VERSION } from "../version.js";
+import { digestBytes, formatDigest, VERSION } from "../address/index.js";
 import type { HarvestMemo } from "./assemble.js";
-import { digestBytes, formatDigest } from "../address/index.js";
 import type { DiskFile, HarvestedFile, HarvestedPlugin, HarvestedSkill } from "../harvest/index.js";
 
 export const HARVEST_FILE = "harvest.json";
 const HARVEST_VERSION = 5;
 
 type RecordedFile = Omit<HarvestedFile, "bytes"> & { readonly bytes?: string };
-type RecordedSkill = Omit<HarvestedSkill, "skillMd" | "files"> & { readonly skillMd: RecordedFile; readonly files: readonly RecordedFile[] };
+type RecordedSkill = Omit<HarvestedSkill, "skillMd" | "files"> & {
+  readonly skillMd: RecordedFile;
+  readonly files: readonly RecordedFile[];
+};
 type RecordedPlugin = Omit<HarvestedPlugin, "skills" | "libraryFiles" | "tree" | "parsedPrompts" | "error" | "status"> & {
   /** The directory every file's `abs` is recorded relative to (an `abs` outside it is recorded whole). */
   readonly base: string;
@@ -59,8 +61,14 @@ export async function readHarvestCache(cacheDir: string, configDigest: string): 
     const header = JSON.parse(bytes.toString("utf8", 0, first)) as Partial<RecordHeader> | null;
     const trailer = JSON.parse(bytes.toString("utf8", last + 1)) as Partial<RecordTrailer> | null;
     const lines = bytes.subarray(first + 1, last + 1);
-    if (header?.version !== HARVEST_VERSION || header.app !== VERSION || header.config !== configDigest || trailer?.digest !== digestBytes(lines)) return memo;
-    for (let start = 0; start < lines.length; ) {
+    if (
+      header?.version !== HARVEST_VERSION ||
+      header.app !== VERSION ||
+      header.config !== configDigest ||
+      trailer?.digest !== digestBytes(lines)
+    )
+      return memo;
+    for (let start = 0; start < lines.length;) {
       const end = lines.indexOf(0x0a, start);
       const entry = JSON.parse(lines.toString("utf8", start, end)) as RecordedPlugin;
       memo.set(entry.id, { plugin: toPlugin(entry) });

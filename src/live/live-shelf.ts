@@ -1,6 +1,6 @@
 // The shelf service with its local roots watched: a change is rescanned after a quiet window, a degraded root
 // is reported on /health and watched again after POST /reindex.
-import type { Config } from "../config/types.js";
+import type { Config } from "../config/index.js";
 import { ShelfService, type ShelfServiceOptions } from "./shelf-service.js";
 import { RootWatcher, type WatchState } from "./watch.js";
 import { isDirectorySync } from "../sources/index.js";
@@ -16,7 +16,12 @@ export interface LiveShelf {
   close(): Promise<void>;
 }
 
-export async function startLiveShelf(config: Config, now: () => Date, options: ShelfServiceOptions, quietMs = QUIET_MS): Promise<LiveShelf> {
+export async function startLiveShelf(
+  config: Config,
+  now: () => Date,
+  options: ShelfServiceOptions,
+  quietMs = QUIET_MS,
+): Promise<LiveShelf> {
   const plan = planWatch(config);
   const states = new Map<string, WatchState>();
   for (const fetch of plan.off) states.set(fetch, "off");

@@ -6,12 +6,10 @@ import { createHash } from "node:crypto";
 import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { errorCode } from "../address/index.js";
-import type { Config } from "../config/types.js";
-import type { Logger } from "../log.js";
+import { errorCode, type Logger } from "../address/index.js";
+import type { Config } from "../config/index.js";
 import { fingerprintShelf } from "../health/index.js";
-import { GitFetcher } from "../sources/git-fetcher.js";
-import type { Tree } from "../sources/trees.js";
+import { GitFetcher, type Tree } from "../sources/index.js";
 import { assemble, type HarvestMemo } from "./assemble.js";
 import { readHarvestCache, writeHarvestCache } from "./harvest-cache.js";
 import { ShelfHolder } from "./holder.js";
@@ -130,7 +128,11 @@ export class ShelfService {
       const service = new ShelfService(config, now, options, git, tempCacheDir, new ShelfHolder(result.shelf));
       if (trusted) {
         // What came from the record is on disk already: only a harvest that differs is written again.
-        service.recorded = new Map([...result.shelf.plugins.values()].filter((plugin) => recorded.get(plugin.id)?.plugin === plugin).map((plugin) => [plugin.id, plugin]));
+        service.recorded = new Map(
+          [...result.shelf.plugins.values()]
+            .filter((plugin) => recorded.get(plugin.id)?.plugin === plugin)
+            .map((plugin) => [plugin.id, plugin]),
+        );
         service.fromRecord = new Set([...result.trees.values()].filter((tree) => tree.kind === "local").map((tree) => tree.key));
         // Until the verifying rescan ends, a read that meets a changed file waits for it (ShelfHolder.catchUp).
         service.holder.sawChange();
@@ -176,7 +178,11 @@ export class ShelfService {
   /** Rebuild from what is on disk, with no network: for local folders that changed. Given the fetches the
    *  watcher saw change, every other local fetch keeps its last harvest. */
   rescan(changed?: ReadonlySet<string>): Promise<string[]> {
-    return this.enqueue({ refresh: () => false, force: false, ...(changed === undefined ? {} : { unchanged: (fetch: string) => !changed.has(fetch) }) });
+    return this.enqueue({
+      refresh: () => false,
+      force: false,
+      ...(changed === undefined ? {} : { unchanged: (fetch: string) => !changed.has(fetch) }),
+    });
   }
 
   /** Re-resolve each git source's refs every `refresh` interval. Timers never keep the process alive. */
@@ -186,7 +192,10 @@ export class ShelfService {
       if (source.kind !== "git" || source.refreshMs === undefined) continue;
       const timer = setInterval(() => {
         this.refresh(source.name).catch((error: unknown) => {
-          this.options.log?.log("error", "refresh failed", { source: source.name, error: error instanceof Error ? error.message : String(error) });
+          this.options.log?.log("error", "refresh failed", {
+            source: source.name,
+            error: error instanceof Error ? error.message : String(error),
+          });
         });
       }, source.refreshMs);
       timer.unref();
@@ -301,9 +310,12 @@ export class ShelfService {
       if (tree.kind !== "git") continue;
       const before = this.trees.get(key);
       if (tree.status === "stale" && before?.status !== "stale") log.log("warn", "fetch stale", { fetch: key, error: tree.error ?? "" });
-      else if (tree.status === "failed" && before?.status !== "failed") log.log("error", "fetch failed", { fetch: key, error: tree.error ?? "" });
-      else if (tree.status === "ok" && before !== undefined && before.status !== "ok") log.log("info", "fetch recovered", { fetch: key, commit: short(tree.commit) });
-      if (tree.status === "ok" && tree.commit !== before?.commit) log.log("info", "fetch serves", { fetch: key, commit: short(tree.commit) });
+      else if (tree.status === "failed" && before?.status !== "failed")
+        log.log("error", "fetch failed", { fetch: key, error: tree.error ?? "" });
+      else if (tree.status === "ok" && before !== undefined && before.status !== "ok")
+        log.log("info", "fetch recovered", { fetch: key, commit: short(tree.commit) });
+      if (tree.status === "ok" && tree.commit !== before?.commit)
+        log.log("info", "fetch serves", { fetch: key, commit: short(tree.commit) });
     }
   }
 }

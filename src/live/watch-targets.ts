@@ -1,8 +1,8 @@
 // Which local trees to watch: every local fetch a plugin or a marketplace library reads, once per fetch key.
 // `watch: false` on a plugin (or inherited from its source) turns its fetch's watch off, unless another plugin
 // on the same fetch still wants it.
-import type { Config, PluginAddress } from "../config/types.js";
-import { planFetch } from "../sources/fetch-plan.js";
+import type { Config, PluginAddress } from "../config/index.js";
+import { planFetch } from "../sources/index.js";
 import type { WatchTarget } from "./watch.js";
 
 export interface WatchPlan {

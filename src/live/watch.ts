@@ -198,14 +198,17 @@ export class RootWatcher {
     this.pending.add(fetch);
     clearTimeout(this.timer);
     const overdue = now - this.firstPending >= this.options.quietMs * MAX_WAIT_WINDOWS;
-    this.timer = setTimeout(() => {
-      const fetches = new Set(this.pending);
-      this.pending.clear();
-      // A root that vanished can no longer be watched: serve what was harvested, report it degraded.
-      for (const root of this.roots.values()) {
-        if (fetches.has(root.target.fetch) && !isDirectorySync(root.target.abs)) this.setState(root.target.fetch, "degraded");
-      }
-      this.options.onChange(fetches);
-    }, overdue ? 0 : this.options.quietMs);
+    this.timer = setTimeout(
+      () => {
+        const fetches = new Set(this.pending);
+        this.pending.clear();
+        // A root that vanished can no longer be watched: serve what was harvested, report it degraded.
+        for (const root of this.roots.values()) {
+          if (fetches.has(root.target.fetch) && !isDirectorySync(root.target.abs)) this.setState(root.target.fetch, "degraded");
+        }
+        this.options.onChange(fetches);
+      },
+      overdue ? 0 : this.options.quietMs,
+    );
   }
 }

@@ -1,9 +1,9 @@
 // Map a resolver Answer to what a read returns: text or base64 blob, or a not-found message. The only place
 // that turns file metadata into bytes (through sources/content), and the only user of the content cache.
-import type { ShelfHolder } from "../live/holder.js";
+import type { ShelfHolder } from "../live/index.js";
 import { type Answer, NOT_FOUND_ADVICE, resolve, type Scope } from "../resolve/index.js";
 import { mimeTypeFor } from "../address/index.js";
-import { decodeUtf8, readFallbackFile, readServedFile } from "../sources/content.js";
+import { decodeUtf8, readFallbackFile, readServedFile } from "../sources/index.js";
 import type { ContentCache } from "./content-cache.js";
 
 export type ReadOutcome =

@@ -15,7 +15,13 @@ export interface RequestView {
   readonly personal: boolean;
 }
 
-export const DEFAULT_VIEW: RequestView = { scope: FULL_SCOPE, fullListing: false, resourceTools: false, promptTools: false, personal: false };
+export const DEFAULT_VIEW: RequestView = {
+  scope: FULL_SCOPE,
+  fullListing: false,
+  resourceTools: false,
+  promptTools: false,
+  personal: false,
+};
 
 export interface RequestSettings {
   readonly scope: ScopeSpec;

@@ -2,7 +2,7 @@
 // resources/* handlers so the resolver sees every URI exactly as the client sent it.
 import { McpServer, ProtocolError, ProtocolErrorCode, type ServerCapabilities } from "@modelcontextprotocol/server";
 import * as z from "zod";
-import type { ShelfHolder } from "../live/holder.js";
+import type { ShelfHolder } from "../live/index.js";
 import { findSkillBySkillMd, listingRows, readDirectory, visiblePrompts } from "../resolve/index.js";
 import { formatInstructions } from "./instructions.js";
 import { formatPromptListing, getPrompt } from "./prompts.js";
@@ -93,15 +93,16 @@ export function buildMcpServer(deps: ServerDeps, view: RequestView, era: Era, su
   server.setRequestHandler("resources/templates/list", CURSOR_PARAMS, ({ cursor }) => {
     whole(cursor);
     return {
-    resourceTemplates: [
-      {
-        uriTemplate: URI_TEMPLATE,
-        name: "skill",
-        title: "A skill:// address",
-        description: "Any address of the shelf: skill://<library>/_index.md, skill://<library>/<folder>/<name>/SKILL.md, …/_manifest, or a file they name.",
-        mimeType: "text/markdown",
-      },
-    ],
+      resourceTemplates: [
+        {
+          uriTemplate: URI_TEMPLATE,
+          name: "skill",
+          title: "A skill:// address",
+          description:
+            "Any address of the shelf: skill://<library>/_index.md, skill://<library>/<folder>/<name>/SKILL.md, …/_manifest, or a file they name.",
+          mimeType: "text/markdown",
+        },
+      ],
     };
   });
   // Registered with our own params schema so a malformed request is -32602, never -32603.
@@ -126,29 +127,22 @@ export function buildMcpServer(deps: ServerDeps, view: RequestView, era: Era, su
     whole(cursor);
     return { prompts: visiblePrompts(holder.current, scope).map(formatPromptListing) };
   });
-  server.setRequestHandler(
-    "prompts/get",
-    PROMPT_PARAMS,
-    ({ name, arguments: args }) => {
-      const outcome = getPrompt(holder.current, scope, name, args ?? {});
-      if (!outcome.ok) throw new ProtocolError(ProtocolErrorCode.InvalidParams, outcome.message, { name });
-      return { description: outcome.description, messages: [{ role: "user", content: { type: "text", text: outcome.text } }] };
-    },
-  );
+  server.setRequestHandler("prompts/get", PROMPT_PARAMS, ({ name, arguments: args }) => {
+    const outcome = getPrompt(holder.current, scope, name, args ?? {});
+    if (!outcome.ok) throw new ProtocolError(ProtocolErrorCode.InvalidParams, outcome.message, { name });
+    return { description: outcome.description, messages: [{ role: "user", content: { type: "text", text: outcome.text } }] };
+  });
 
   server.setRequestHandler("tools/list", CURSOR_PARAMS, ({ cursor }) => {
     whole(cursor);
     return { tools: [...(view.resourceTools ? RESOURCE_TOOLS : []), ...(view.promptTools ? PROMPT_TOOLS : [])] };
   });
-  server.setRequestHandler(
-    "tools/call",
-    TOOL_PARAMS,
-    ({ name, arguments: args }) => {
-      // An unknown tool is a protocol error (MCP tools chapter); bad arguments to a known one are a tool error.
-      if (!TOOL_NAMES.has(name)) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${name}. The tools are ${[...TOOL_NAMES].join(", ")}.`);
-      return callTool(holder.current, scope, view.fullListing, (uri) => readUri(holder, scope, uri, deps.contents), name, args ?? {});
-    },
-  );
+  server.setRequestHandler("tools/call", TOOL_PARAMS, ({ name, arguments: args }) => {
+    // An unknown tool is a protocol error (MCP tools chapter); bad arguments to a known one are a tool error.
+    if (!TOOL_NAMES.has(name))
+      throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${name}. The tools are ${[...TOOL_NAMES].join(", ")}.`);
+    return callTool(holder.current, scope, view.fullListing, (uri) => readUri(holder, scope, uri, deps.contents), name, args ?? {});
+  });
 
   server.setRequestHandler("skills/list", CURSOR_PARAMS, ({ cursor }) => {
     const page = listSkillEntries(holder.current, scope, cursorOf(cursor));
@@ -159,19 +153,15 @@ export function buildMcpServer(deps: ServerDeps, view: RequestView, era: Era, su
     if (skill === null) throw notFoundError(uri, `Not a skill: ${uri}. skills/get takes the SKILL.md URI of a skill from skills/list.`);
     return { skill: formatSkillEntry(skill), ...cacheFields };
   });
-  server.setRequestHandler(
-    "resources/directory/read",
-    DIRECTORY_PARAMS,
-    ({ uri, cursor }) => {
-      const answer = readDirectory(holder.current, scope, uri);
-      if (answer.kind === "notFound") throw notFoundError(uri, answer.message);
-      const page = paginate(answer.entries, (entry) => entry.uri, cursorOf(cursor), DEFAULT_PAGE_SIZE);
-      return {
-        resources: page.items.map((entry) => ({ ...entry })),
-        ...(page.nextCursor === undefined ? {} : { nextCursor: page.nextCursor }),
-        ...cacheFields,
-      };
-    },
-  );
+  server.setRequestHandler("resources/directory/read", DIRECTORY_PARAMS, ({ uri, cursor }) => {
+    const answer = readDirectory(holder.current, scope, uri);
+    if (answer.kind === "notFound") throw notFoundError(uri, answer.message);
+    const page = paginate(answer.entries, (entry) => entry.uri, cursorOf(cursor), DEFAULT_PAGE_SIZE);
+    return {
+      resources: page.items.map((entry) => ({ ...entry })),
+      ...(page.nextCursor === undefined ? {} : { nextCursor: page.nextCursor }),
+      ...cacheFields,
+    };
+  });
   return mcp;
 }

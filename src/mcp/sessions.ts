@@ -2,7 +2,7 @@
 // stdio sessions (either era) through their own server instance, diffed under their own scope; 2026-07-28 HTTP
 // clients through the handler's notifier, which fans out to their `subscriptions/listen` streams.
 import type { McpServer, ServerNotifier } from "@modelcontextprotocol/server";
-import { changedUris, diffShelves, readKey } from "../live/diff.js";
+import { changedUris, diffShelves, readKey } from "../live/index.js";
 import { FULL_SCOPE } from "../resolve/index.js";
 import type { RequestView } from "./request-view.js";
 import type { Shelf } from "../shelf/index.js";

@@ -64,22 +64,32 @@ function textResult(text: string, isError = false): CallToolResult {
 }
 
 /** Bad arguments are a tool error the model can read and correct, not a protocol error. */
-export async function callTool(shelf: Shelf, scope: Scope, full: boolean, read: (uri: string) => Promise<ReadOutcome>, name: string, args: Record<string, unknown>): Promise<CallToolResult> {
+export async function callTool(
+  shelf: Shelf,
+  scope: Scope,
+  full: boolean,
+  read: (uri: string) => Promise<ReadOutcome>,
+  name: string,
+  args: Record<string, unknown>,
+): Promise<CallToolResult> {
   switch (name) {
     case "list_resources":
       return textResult(JSON.stringify(listingRows(shelf, scope, full), null, 2));
     case "read_resource": {
-      if (typeof args["uri"] !== "string") return textResult("read_resource needs a string argument 'uri', e.g. skill://engineering/_index.md", true);
+      if (typeof args["uri"] !== "string")
+        return textResult("read_resource needs a string argument 'uri', e.g. skill://engineering/_index.md", true);
       const outcome = await read(args["uri"]);
       if (!outcome.ok) return textResult(outcome.message, true);
-      if ("blob" in outcome) return { content: [{ type: "resource", resource: { uri: outcome.uri, mimeType: outcome.mimeType, blob: outcome.blob } }] };
+      if ("blob" in outcome)
+        return { content: [{ type: "resource", resource: { uri: outcome.uri, mimeType: outcome.mimeType, blob: outcome.blob } }] };
       return textResult(outcome.text);
     }
     case "list_prompts":
       return textResult(JSON.stringify(visiblePrompts(shelf, scope).map(formatPromptListing), null, 2));
     case "get_prompt": {
       const promptArgs = args["arguments"] ?? {};
-      if (typeof args["name"] !== "string") return textResult("get_prompt needs a string argument 'name'; list_prompts shows the names", true);
+      if (typeof args["name"] !== "string")
+        return textResult("get_prompt needs a string argument 'name'; list_prompts shows the names", true);
       if (!isStringRecord(promptArgs)) return textResult("get_prompt's 'arguments' must be an object of strings", true);
       const outcome = getPrompt(shelf, scope, args["name"], promptArgs);
       return outcome.ok ? textResult(outcome.text) : textResult(outcome.message, true);

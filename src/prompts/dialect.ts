@@ -1,5 +1,5 @@
 // Which dialect a prompt file is written in. The rules, first match wins, are in docs/prompts.md.
-import type { Dialect } from "../config/types.js";
+import type { Dialect } from "../config/index.js";
 import { findClaudeMarkers } from "./claude.js";
 import { hasCopilotInput } from "./copilot.js";
 import { hasSkillshelfPlaceholder } from "./skillshelf.js";

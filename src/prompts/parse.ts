@@ -1,6 +1,6 @@
 // Parse a plugin's prompt files once, at harvest/build: frontmatter, dialect, arguments, compiled body.
 // Library-independent: naming (`<library>_<stem>`) happens in build-defs.ts.
-import type { Dialect } from "../config/types.js";
+import type { Dialect } from "../config/index.js";
 import { compileClaude } from "./claude.js";
 import { compileCopilot } from "./copilot.js";
 import { classifyArguments, detectDialect, INVALID_ARGUMENTS, isClaudeCommand, MIXED_ARGUMENTS } from "./dialect.js";
@@ -26,7 +26,8 @@ export function parsePromptFile(file: HarvestedPromptFile, dialect: Dialect): Pa
   // Claude Code runs a command file without frontmatter as its whole body, and so do we (a deliberate
   // departure from SPEC §7, which skips every prompt without frontmatter: 40 of the 95 commands of a real
   // marketplace have none, and the issue asks that existing collections work unchanged).
-  const commandWithoutFrontmatter = !parsed.ok && parsed.absent === true && (dialect === "claude" || (dialect === "auto" && isClaudeCommand(file)));
+  const commandWithoutFrontmatter =
+    !parsed.ok && parsed.absent === true && (dialect === "claude" || (dialect === "auto" && isClaudeCommand(file)));
   const fm = commandWithoutFrontmatter ? ({ ok: true, data: {}, body: trimBody(file.text.replace(/^\uFEFF/, "")) } as const) : parsed;
   if (!fm.ok) return fm;
   const { data, body } = fm;

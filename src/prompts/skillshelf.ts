@@ -12,7 +12,8 @@ export function hasSkillshelfPlaceholder(body: string): boolean {
 /** `arguments: [{name: topic, required: true}]` + `Review {{ topic }}.` => one required argument, three segments. */
 export function compileSkillshelf(declared: unknown, body: string): Compiled {
   const list = declared === undefined || declared === null ? [] : declared;
-  if (!Array.isArray(list)) return { ok: false, reason: "frontmatter 'arguments' must be a list of objects {name, description?, required?, default?}" };
+  if (!Array.isArray(list))
+    return { ok: false, reason: "frontmatter 'arguments' must be a list of objects {name, description?, required?, default?}" };
 
   const args: PromptArgument[] = [];
   const defaults = new Map<string, string>();
@@ -47,9 +48,11 @@ export function compileSkillshelf(declared: unknown, body: string): Compiled {
     }
     // An argument with a default is never missing, so clients need not ask for it.
     const isRequired = required === true && !defaults.has(name);
-    args.push(typeof description === "string" && description.trim() !== ""
-      ? { name, description: description.trim(), required: isRequired }
-      : { name, required: isRequired });
+    args.push(
+      typeof description === "string" && description.trim() !== ""
+        ? { name, description: description.trim(), required: isRequired }
+        : { name, required: isRequired },
+    );
   }
 
   const segments: Segment[] = [];
@@ -67,7 +70,10 @@ export function compileSkillshelf(declared: unknown, body: string): Compiled {
   }
   if (undeclared.length > 0) {
     const list = undeclared.map((n) => `{{${n}}}`).join(", ");
-    return { ok: false, reason: `body uses ${list} but frontmatter 'arguments' does not declare ${undeclared.length === 1 ? "it" : "them"}` };
+    return {
+      ok: false,
+      reason: `body uses ${list} but frontmatter 'arguments' does not declare ${undeclared.length === 1 ? "it" : "them"}`,
+    };
   }
   pushText(segments, body.slice(last));
   return { ok: true, arguments: args, defaults, segments };

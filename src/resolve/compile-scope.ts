@@ -2,11 +2,10 @@
 // Naming something that does not exist — or that lies outside the ceiling, which must look the same — is
 // refused with a message listing what does exist, because a typo that silently serves nothing is the worst
 // failure an operator can get.
-import { matchesCategories, matchesTags } from "../shelf/select.js";
+import { matchesCategories, matchesTags, type Shelf } from "../shelf/index.js";
 import type { ScopeSpec } from "../config/index.js";
 import type { HarvestedPlugin } from "../harvest/index.js";
 import type { Scope } from "./types.js";
-import type { Shelf } from "../shelf/index.js";
 
 export type ScopeResult = { readonly ok: true; readonly scope: Scope } | { readonly ok: false; readonly message: string };
 
@@ -52,10 +51,15 @@ function buildScope(shelf: Shelf, ceiling: ScopeSpec | null, request: ScopeSpec,
   // plugins the ceiling admits there. A library outside the ceiling must read exactly like one that never was.
   const admitsByCeiling = (id: string): boolean => {
     const plugin = shelf.plugins.get(id);
-    return plugin !== undefined && (ceiling === null || (matchesCategories(ceiling.categories ?? [], plugin.meta) && matchesTags(ceiling.tags ?? [], plugin.meta)));
+    return (
+      plugin !== undefined &&
+      (ceiling === null || (matchesCategories(ceiling.categories ?? [], plugin.meta) && matchesTags(ceiling.tags ?? [], plugin.meta)))
+    );
   };
   const libraries = [...shelf.libraries.values()]
-    .filter((lib) => ceiling === null || ((ceiling.library === undefined || ceiling.library === lib.name) && lib.plugins.some(admitsByCeiling)))
+    .filter(
+      (lib) => ceiling === null || ((ceiling.library === undefined || ceiling.library === lib.name) && lib.plugins.some(admitsByCeiling)),
+    )
     .map((lib) => lib.name);
   const members = new Set(libraries.flatMap((name) => shelf.libraries.get(name)?.plugins ?? []));
   const ceilingPlugins = [...members].filter(admitsByCeiling).map((id) => shelf.plugins.get(id) as HarvestedPlugin);
@@ -71,7 +75,10 @@ function buildScope(shelf: Shelf, ceiling: ScopeSpec | null, request: ScopeSpec,
     if (!categories.has(category)) return refuse(`category '${category}' does not exist; the categories are: ${listOf(categories)}`);
   }
   for (const item of request.tags ?? []) {
-    for (const part of item.split(",").map((tag) => tag.trim()).filter((tag) => tag !== "")) {
+    for (const part of item
+      .split(",")
+      .map((tag) => tag.trim())
+      .filter((tag) => tag !== "")) {
       if (!labels.has(part)) return refuse(`tag '${part}' does not exist; the tags are: ${listOf(labels)}`);
     }
   }
@@ -85,7 +92,10 @@ function buildScope(shelf: Shelf, ceiling: ScopeSpec | null, request: ScopeSpec,
   const shown = (visibleLibrary === null ? libraries : [visibleLibrary]).some((name) =>
     (shelf.libraries.get(name)?.plugins ?? []).some((id) => admitted.has(id)),
   );
-  if (!shown) return refuse(`the scope ${formatScope(request)} shows nothing: no plugin of ${visibleLibrary === null ? "any library" : `library '${visibleLibrary}'`} matches it`);
+  if (!shown)
+    return refuse(
+      `the scope ${formatScope(request)} shows nothing: no plugin of ${visibleLibrary === null ? "any library" : `library '${visibleLibrary}'`} matches it`,
+    );
   return { ok: true, scope: { library: visibleLibrary, plugins: admitted, key } };
 }
 

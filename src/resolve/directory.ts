@@ -81,7 +81,13 @@ function skillChildren(lib: LibraryView, skill: Skill, rest: readonly string[]):
     const segments = [...skill.address, ...path.split("/")];
     const entry: DirectoryEntry =
       path === SKILL_FILE
-        ? { uri: formatSkillUri(lib.library.name, segments), name: skill.name, mimeType: MARKDOWN, size: file.size, description: skill.description }
+        ? {
+            uri: formatSkillUri(lib.library.name, segments),
+            name: skill.name,
+            mimeType: MARKDOWN,
+            size: file.size,
+            description: skill.description,
+          }
         : { uri: formatSkillUri(lib.library.name, segments), name: tail, mimeType: file.mimeType, size: file.size };
     out.set(tail, { kind: "file", entry });
   }

@@ -7,3 +7,4 @@ export { NOT_FOUND_ADVICE } from "./hints.js";
 export { DIRECTORY_TYPE, readDirectory, type DirectoryAnswer, type DirectoryEntry } from "./directory.js";
 export { findPrompt, visiblePrompts } from "./prompts.js";
 export type * from "./types.js";
+export { compileScope } from "./compile-scope.js";

@@ -1,6 +1,15 @@
 // §4.4: the listing is indexes, not skills — a dozen rows whatever the size of the shelf — unless `full`.
 import { formatCount, formatOneLine } from "./documents.js";
-import { compareCodeUnits, FILES_FILE, formatSkillMdUri, formatSkillUri, INDEX_FILE, MARKDOWN, parseSkillUri, SKILL_FILE } from "../address/index.js";
+import {
+  compareCodeUnits,
+  FILES_FILE,
+  formatSkillMdUri,
+  formatSkillUri,
+  INDEX_FILE,
+  MARKDOWN,
+  parseSkillUri,
+  SKILL_FILE,
+} from "../address/index.js";
 import type { FolderNode, LibraryView, ShelfView } from "./view.js";
 import { libraryView, viewOf } from "./view.js";
 import type { ListingRow, Scope } from "./types.js";

@@ -63,12 +63,7 @@ export function lookup(lib: LibraryView, segments: readonly string[]): Target | 
 
 /** `segments` relative to `plugin`'s root, with every refusal of §2.2. Symlinks leaving the root never reach
  *  `plugin.tree` (harvest drops them), so no path here can name a file outside the root. */
-function fallback(
-  lib: LibraryView,
-  plugin: HarvestedPlugin,
-  segments: readonly string[],
-  path: string,
-): Target | null {
+function fallback(lib: LibraryView, plugin: HarvestedPlugin, segments: readonly string[], path: string): Target | null {
   const last = segments[segments.length - 1];
   // Reserved names would pass off a disk file as a generated document.
   if (last === INDEX_FILE || last === FILES_FILE) return null;

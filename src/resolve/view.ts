@@ -196,4 +196,3 @@ function skillDirsByFetch(shelf: Shelf, library: Library): Map<string, Set<strin
   }
   return byFetch;
 }
-

@@ -1,6 +1,14 @@
 // Pure: harvested plugins + library plans → one immutable shelf. No disk, no clock (the caller passes `built`).
 import { buildPromptDefs, formatPromptName, type PromptDef } from "../prompts/index.js";
-import { compareCodeUnits, digestBytes, formatSkillUri, joinPath, mimeTypeFor, skillAddress, substitutePlaceholders } from "../address/index.js";
+import {
+  compareCodeUnits,
+  digestBytes,
+  formatSkillUri,
+  joinPath,
+  mimeTypeFor,
+  skillAddress,
+  substitutePlaceholders,
+} from "../address/index.js";
 import type { FetchReport, Library, LibraryConflict, LibraryFile, ServedFile, Shelf, Skill } from "./types.js";
 import type { HarvestedFile, HarvestedPlugin, HarvestedSkill } from "../harvest/index.js";
 

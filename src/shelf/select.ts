@@ -1,5 +1,5 @@
 // Which plugins a library serves, and the category/tag matching that library selectors and scopes share.
-import type { LibraryConfig, PluginSelector } from "../config/types.js";
+import type { LibraryConfig, PluginSelector } from "../config/index.js";
 import type { PluginMeta } from "../harvest/index.js";
 
 /** Any-of: the plugin's category is one of `categories`. An empty list matches everything. */

@@ -42,7 +42,11 @@ export async function readCacheRecord(cacheDir: string, configDigest: string): P
 }
 
 export async function writeCacheRecord(cacheDir: string, configDigest: string, fetches: ReadonlyMap<string, RecordedFetch>): Promise<void> {
-  const record: CacheRecord = { version: RECORD_VERSION, config: configDigest, fetches: Object.fromEntries([...fetches].sort(([a], [b]) => (a < b ? -1 : 1))) };
+  const record: CacheRecord = {
+    version: RECORD_VERSION,
+    config: configDigest,
+    fetches: Object.fromEntries([...fetches].sort(([a], [b]) => (a < b ? -1 : 1))),
+  };
   await mkdir(cacheDir, { recursive: true, mode: 0o700 });
   const target = path.join(cacheDir, RECORD_FILE);
   const temp = `${target}.${randomBytes(6).toString("hex")}.tmp`;
@@ -64,6 +68,12 @@ function isRecordedFetch(value: unknown): value is RecordedFetch {
   if (typeof value !== "object" || value === null) return false;
   const v = value as Record<string, unknown>;
   // The commit becomes a path segment: only 40 hex digits may, never `..` from a tampered record.
-  return typeof v.repo === "string" && /^[0-9a-f]{20}$/.test(v.repo) && typeof v.commit === "string" && HEX40.test(v.commit) &&
-    typeof v.oid === "string" && typeof v.built === "string";
+  return (
+    typeof v.repo === "string" &&
+    /^[0-9a-f]{20}$/.test(v.repo) &&
+    typeof v.commit === "string" &&
+    HEX40.test(v.commit) &&
+    typeof v.oid === "string" &&
+    typeof v.built === "string"
+  );
 }

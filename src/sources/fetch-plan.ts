@@ -3,7 +3,7 @@
 // subdirectories of one repository and ref share one fetch.
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import type { PluginAddress, SourceConfig } from "../config/types.js";
+import type { PluginAddress, SourceConfig } from "../config/index.js";
 
 export type FetchPlan =
   | { readonly kind: "local"; readonly key: string; readonly abs: string }

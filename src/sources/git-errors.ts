@@ -14,7 +14,8 @@ export class GitFailure extends Error {
   }
 }
 
-const AUTH = /Authentication failed|could not read (Username|Password)|terminal prompts disabled|returned error: 40[13]|Access denied|HTTP Basic/i;
+const AUTH =
+  /Authentication failed|could not read (Username|Password)|terminal prompts disabled|returned error: 40[13]|Access denied|HTTP Basic/i;
 const UNREACHABLE =
   /does not appear to be a git repository|Repository not found|not found|Could not resolve host|Connection refused|Failed to connect|unable to access|Could not read from remote|No such file or directory|timed out/i;
 
@@ -27,14 +28,19 @@ interface ExecError {
 /** `error` as execFile gave it, with the child's stderr; `hasAuth` tells a refused credential from a missing one. */
 export function classifyGitFailure(error: ExecError, stderr: string, action: string, hasAuth: boolean): GitFailure {
   if (error.code === "ENOENT") return new GitFailure("other", "the git program was not found: install git to serve git sources");
-  if (error.killed === true || error.signal === "SIGKILL") return new GitFailure("timeout", `git ${action} did not finish in time and was stopped`);
+  if (error.killed === true || error.signal === "SIGKILL")
+    return new GitFailure("timeout", `git ${action} did not finish in time and was stopped`);
   if (AUTH.test(stderr)) {
     return hasAuth
       ? new GitFailure("auth", "the git host refused the credentials")
       : // GitHub answers 401 for a repository that does not exist, so without auth this may be a typo too.
-        new GitFailure("unreachable", "the git host asked for credentials, and the source declares no auth (or the repository does not exist)");
+        new GitFailure(
+          "unreachable",
+          "the git host asked for credentials, and the source declares no auth (or the repository does not exist)",
+        );
   }
-  if (UNREACHABLE.test(stderr)) return new GitFailure("unreachable", "the repository could not be reached: it may not exist, or its host is down");
+  if (UNREACHABLE.test(stderr))
+    return new GitFailure("unreachable", "the repository could not be reached: it may not exist, or its host is down");
   const code = typeof error.code === "number" ? ` (exit ${error.code})` : "";
   return new GitFailure("other", `git ${action} failed${code}`);
 }

@@ -4,7 +4,7 @@
 // started on the previous shelf can still finish reading it.
 import { readdir, rm, stat } from "node:fs/promises";
 import path from "node:path";
-import type { SourceConfig } from "../config/types.js";
+import type { SourceConfig } from "../config/index.js";
 import { readCacheRecord, writeCacheRecord, type RecordedFetch } from "./cache-record.js";
 import { COMMIT } from "./fetch-plan.js";
 import { asGitFailure, type GitFailureKind } from "./git-errors.js";
@@ -67,7 +67,10 @@ export class GitFetcher {
   ) {}
 
   static async open(options: GitFetcherOptions): Promise<GitFetcher> {
-    const runner = await GitRunner.create({ env: options.env, ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }) });
+    const runner = await GitRunner.create({
+      env: options.env,
+      ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
+    });
     const fetcher = new GitFetcher(options, runner, new GitStore(options.cacheDir, runner));
     await fetcher.load();
     return fetcher;
@@ -207,7 +210,10 @@ export class GitFetcher {
   private async sweepBuilds(): Promise<void> {
     const cutoff = this.options.now().getTime() - STALE_BUILD_MS;
     const candidates: string[] = [];
-    for (const parent of [path.join(this.options.cacheDir, "repos"), ...(await subdirectories(path.join(this.options.cacheDir, "trees")))]) {
+    for (const parent of [
+      path.join(this.options.cacheDir, "repos"),
+      ...(await subdirectories(path.join(this.options.cacheDir, "trees"))),
+    ]) {
       for (const name of await names(parent)) {
         if (name.endsWith(".tmp") || name.endsWith(".tmp.index")) candidates.push(path.join(parent, name));
       }
@@ -238,5 +244,3 @@ async function names(dir: string): Promise<string[]> {
 async function subdirectories(dir: string): Promise<string[]> {
   return (await names(dir)).map((name) => path.join(dir, name));
 }
-
-

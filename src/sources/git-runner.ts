@@ -5,7 +5,7 @@ import { execFile } from "node:child_process";
 import { chmod, mkdtemp, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import type { SecretRef, SourceConfig } from "../config/types.js";
+import type { SecretRef, SourceConfig } from "../config/index.js";
 import { GitFailure, classifyGitFailure } from "./git-errors.js";
 
 export const DEFAULT_GIT_TIMEOUT_MS = 10 * 60_000;
@@ -15,18 +15,35 @@ const MAX_PARALLEL = 4;
 // Settings that make every run independent of whoever runs skillshelf: a repository's hooks never run, no
 // credential helper of the user's is asked (and none could store our secret), fsmonitor never starts a daemon.
 const FIXED_CONFIG = [
-  "-c", "core.hooksPath=/dev/null",
-  "-c", "credential.helper=",
-  "-c", "core.fsmonitor=false",
-  "-c", "core.autocrlf=false",
-  "-c", "advice.detachedHead=false",
+  "-c",
+  "core.hooksPath=/dev/null",
+  "-c",
+  "credential.helper=",
+  "-c",
+  "core.fsmonitor=false",
+  "-c",
+  "core.autocrlf=false",
+  "-c",
+  "advice.detachedHead=false",
 ];
 
 /** Environment variables passed through: what git needs to find programs, proxies and CA certificates. */
 const PASSTHROUGH = [
-  "PATH", "TMPDIR", "SYSTEMROOT",
-  "HTTP_PROXY", "HTTPS_PROXY", "NO_PROXY", "ALL_PROXY", "http_proxy", "https_proxy", "no_proxy", "all_proxy",
-  "SSL_CERT_FILE", "SSL_CERT_DIR", "GIT_SSL_CAINFO", "GIT_SSL_CAPATH",
+  "PATH",
+  "TMPDIR",
+  "SYSTEMROOT",
+  "HTTP_PROXY",
+  "HTTPS_PROXY",
+  "NO_PROXY",
+  "ALL_PROXY",
+  "http_proxy",
+  "https_proxy",
+  "no_proxy",
+  "all_proxy",
+  "SSL_CERT_FILE",
+  "SSL_CERT_DIR",
+  "GIT_SSL_CAINFO",
+  "GIT_SSL_CAPATH",
 ];
 
 const USERNAME_VAR = "SKILLSHELF_GIT_USERNAME";
@@ -84,7 +101,13 @@ export class GitRunner {
         execFile(
           this.options.program ?? "git",
           [...FIXED_CONFIG, ...args],
-          { env, timeout: this.options.timeoutMs ?? DEFAULT_GIT_TIMEOUT_MS, killSignal: "SIGKILL", maxBuffer: 64 * 1024 * 1024, windowsHide: true },
+          {
+            env,
+            timeout: this.options.timeoutMs ?? DEFAULT_GIT_TIMEOUT_MS,
+            killSignal: "SIGKILL",
+            maxBuffer: 64 * 1024 * 1024,
+            windowsHide: true,
+          },
           (error, stdout, stderr) => {
             if (error === null) resolve(stdout);
             else reject(classifyGitFailure(error, stderr, options.action, options.source?.auth !== undefined));

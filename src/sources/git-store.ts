@@ -6,7 +6,7 @@
 import { createHash, randomBytes } from "node:crypto";
 import { mkdir, rename, rm } from "node:fs/promises";
 import path from "node:path";
-import type { SourceConfig } from "../config/types.js";
+import type { SourceConfig } from "../config/index.js";
 import { GitFailure } from "./git-errors.js";
 import type { GitRunner } from "./git-runner.js";
 import { isDirectory } from "./directories.js";
@@ -104,14 +104,35 @@ export class GitStore {
   async fetchCommit(gitDir: string, url: string, commit: string, source: SourceConfig): Promise<void> {
     try {
       await this.git.run(
-        ["--git-dir", gitDir, "fetch", "--quiet", "--no-tags", "--no-write-fetch-head", "--", url, `+${commit}:refs/skillshelf/pins/${commit}`],
+        [
+          "--git-dir",
+          gitDir,
+          "fetch",
+          "--quiet",
+          "--no-tags",
+          "--no-write-fetch-head",
+          "--",
+          url,
+          `+${commit}:refs/skillshelf/pins/${commit}`,
+        ],
         { source, action: "fetch" },
       );
     } catch (error) {
       // A server that refuses a want by id: take every branch and tag, then look for the commit among them.
       if (error instanceof GitFailure && error.kind === "auth") throw error;
       await this.git.run(
-        ["--git-dir", gitDir, "fetch", "--quiet", "--no-tags", "--no-write-fetch-head", "--", url, "+refs/heads/*:refs/heads/*", "+refs/tags/*:refs/tags/*"],
+        [
+          "--git-dir",
+          gitDir,
+          "fetch",
+          "--quiet",
+          "--no-tags",
+          "--no-write-fetch-head",
+          "--",
+          url,
+          "+refs/heads/*:refs/heads/*",
+          "+refs/tags/*:refs/tags/*",
+        ],
         { source, action: "fetch" },
       );
     }
@@ -139,7 +160,10 @@ export class GitStore {
     try {
       const env = { GIT_INDEX_FILE: index };
       await this.git.run(["--git-dir", gitDir, "read-tree", commit], { env, action: "read-tree" });
-      await this.git.run(["--git-dir", gitDir, "--work-tree", building, "checkout-index", "--all", "--force"], { env, action: "checkout-index" });
+      await this.git.run(["--git-dir", gitDir, "--work-tree", building, "checkout-index", "--all", "--force"], {
+        env,
+        action: "checkout-index",
+      });
       try {
         await rename(building, dir);
       } catch (error) {
@@ -155,7 +179,9 @@ export class GitStore {
 
   private async commitOf(gitDir: string, local: string, shown: string): Promise<string> {
     try {
-      const out = await this.git.run(["--git-dir", gitDir, "rev-parse", "--verify", "--quiet", `${local}^{commit}`], { action: "rev-parse" });
+      const out = await this.git.run(["--git-dir", gitDir, "rev-parse", "--verify", "--quiet", `${local}^{commit}`], {
+        action: "rev-parse",
+      });
       return out.trim();
     } catch {
       throw new GitFailure("ref", `ref '${shown}' does not name a commit`);
@@ -165,7 +191,13 @@ export class GitStore {
 
 /** `refs/heads/main` => true; anything with `..`, `:`, a leading `-` or odd characters => false. */
 export function isBranchRef(ref: string): boolean {
-  return /^refs\/heads\/[A-Za-z0-9._+@][A-Za-z0-9._+@/-]*$/.test(ref) && !ref.includes("..") && !ref.includes("//") && !ref.endsWith("/") && !ref.endsWith(".lock");
+  return (
+    /^refs\/heads\/[A-Za-z0-9._+@][A-Za-z0-9._+@/-]*$/.test(ref) &&
+    !ref.includes("..") &&
+    !ref.includes("//") &&
+    !ref.endsWith("/") &&
+    !ref.endsWith(".lock")
+  );
 }
 
 interface LsRemoteLine {

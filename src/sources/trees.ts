@@ -2,7 +2,7 @@
 // marketplaces reading it (one clone for many plugins).
 import fs from "node:fs";
 import nodePath from "node:path";
-import type { SourceConfig } from "../config/types.js";
+import type { SourceConfig } from "../config/index.js";
 import type { FetchPlan } from "./fetch-plan.js";
 import type { GitFailureKind } from "./git-errors.js";
 import type { FetchedTree, GitFetchRequest } from "./git-fetcher.js";
@@ -58,9 +58,20 @@ export class TreeTable {
     if (plan.kind === "failed") return { key: plan.key, kind: "failed", status: "failed", error: plan.error };
     const git = this.options.git;
     if (git === undefined) {
-      return { key: plan.key, kind: "git", status: "failed", error: "git sources need a cache directory, and none was given", source: plan.source.name };
+      return {
+        key: plan.key,
+        kind: "git",
+        status: "failed",
+        error: "git sources need a cache directory, and none was given",
+        source: plan.source.name,
+      };
     }
-    const request: GitFetchRequest = { key: plan.key, url: plan.url, source: plan.source, ...(plan.ref === undefined ? {} : { ref: plan.ref }) };
+    const request: GitFetchRequest = {
+      key: plan.key,
+      url: plan.url,
+      source: plan.source,
+      ...(plan.ref === undefined ? {} : { ref: plan.ref }),
+    };
     const fetched = await git.materialize(request, this.options.refresh?.(plan.key, plan.source) ?? false);
     return {
       key: plan.key,

@@ -1,7 +1,6 @@
 import { describe, expect, test } from "vitest";
 import { isHiddenPath, skillAddress } from "../../src/address/index.js";
 
-
 describe("skillAddress", () => {
   test.each([
     { dir: "skills/grafana-lgtm/loki", address: ["grafana-lgtm", "loki"] },

@@ -70,7 +70,11 @@ describe("parseSkillUri: not an address", () => {
 
 describe("parseSkillUri against path.posix.normalize (inputs that do not escape)", () => {
   const ours = (path: string): string[] | undefined => parseSkillUri(`skill://lib/${path}`)?.segments;
-  const theirs = (path: string): string[] => posix.normalize(path).split("/").filter((s) => s !== "" && s !== ".");
+  const theirs = (path: string): string[] =>
+    posix
+      .normalize(path)
+      .split("/")
+      .filter((s) => s !== "" && s !== ".");
   const escapes = (path: string): boolean => {
     const normal = posix.normalize(path);
     return normal === ".." || normal.startsWith("../");

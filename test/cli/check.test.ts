@@ -34,7 +34,9 @@ describe("skillshelf check", () => {
   it("exits 0 and says what would be served on a clean config", async () => {
     const result = await runCli(["check", "--config", "skillshelf.yaml"], { cwd: path.join(root, "clean") });
     expect(result.code).toBe(0);
-    expect(result.stdout).toBe("1 skill and 0 prompts in 1 library (ok)\n  skill://kit: 1 skill, 0 prompts, 0 library files (plugins: kit)\n");
+    expect(result.stdout).toBe(
+      "1 skill and 0 prompts in 1 library (ok)\n  skill://kit: 1 skill, 0 prompts, 0 library files (plugins: kit)\n",
+    );
   });
 
   it("exits 0 on a clean directory given without a config (zero-config)", async () => {
@@ -94,6 +96,11 @@ describe("skillshelf check", () => {
   it("prints a clean report with --json and exits 0", async () => {
     const result = await runCli(["check", "--json", "--config", "skillshelf.yaml"], { cwd: path.join(root, "clean") });
     expect(result.code).toBe(0);
-    expect(JSON.parse(result.stdout)).toMatchObject({ status: "ok", skills: 1, prompts: 0, libraries: { kit: { skills: 1, plugins: ["kit"] } } });
+    expect(JSON.parse(result.stdout)).toMatchObject({
+      status: "ok",
+      skills: 1,
+      prompts: 0,
+      libraries: { kit: { skills: 1, plugins: ["kit"] } },
+    });
   });
 });

@@ -31,7 +31,8 @@ describe("skillshelf serve", () => {
     await server.stop();
     const lines = server.stderr().trim().split("\n");
     const records = lines.map((line) => JSON.parse(line) as { level?: unknown; msg?: unknown });
-    for (const record of records) expect({ level: typeof record.level, msg: typeof record.msg }).toEqual({ level: "string", msg: "string" });
+    for (const record of records)
+      expect({ level: typeof record.level, msg: typeof record.msg }).toEqual({ level: "string", msg: "string" });
     expect(records.map((record) => record.msg)).toContain(`listening on ${server.url.href}`);
     expect(server.stdout()).toBe("");
   });

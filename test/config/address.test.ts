@@ -30,7 +30,13 @@ describe("valid addresses", () => {
     { written: "github://a/b?ref=feature/x", expect: src("github", "a/b", "", "github://a/b?ref=feature/x", "feature/x") },
     {
       written: "github://a/b?ref=51d33e71e191b409bbd25fc7be2684c610d18166",
-      expect: src("github", "a/b", "", "github://a/b?ref=51d33e71e191b409bbd25fc7be2684c610d18166", "51d33e71e191b409bbd25fc7be2684c610d18166"),
+      expect: src(
+        "github",
+        "a/b",
+        "",
+        "github://a/b?ref=51d33e71e191b409bbd25fc7be2684c610d18166",
+        "51d33e71e191b409bbd25fc7be2684c610d18166",
+      ),
     },
     { written: "github://a/do..ts", expect: src("github", "a/do..ts", "", "github://a/do..ts") },
     { written: "shared://team/kit", expect: src("shared", "team/kit", "", "shared://team/kit") },
@@ -48,8 +54,7 @@ describe("valid addresses", () => {
 });
 
 describe("refused addresses", () => {
-  const REF_RULE =
-    "ref must be a commit, branch or tag name: letters, digits and . _ + @ / -, not starting with - or /, without '..'";
+  const REF_RULE = "ref must be a commit, branch or tag name: letters, digits and . _ + @ / -, not starting with - or /, without '..'";
   const rows: { written: string; rule: string }[] = [
     { written: "", rule: "must not be empty; " + ADDRESS_GRAMMAR },
     { written: "github://a\tb", rule: "must not contain control characters" },

@@ -22,7 +22,9 @@ const rows: Row[] = [
   {
     name: "YAML syntax error",
     text: yaml(KIT, "libraries:", "  - name: lib", "    plugins: [kit", "other: 1"),
-    errors: [{ path: "/", line: 5, rule: "YAML syntax error: Flow sequence in block collection must be sufficiently indented and end with a ]" }],
+    errors: [
+      { path: "/", line: 5, rule: "YAML syntax error: Flow sequence in block collection must be sufficiently indented and end with a ]" },
+    ],
   },
   {
     name: "duplicate YAML key",
@@ -39,14 +41,24 @@ const rows: Row[] = [
     text: yaml(KIT, "libraries: [{name: lib, plugins: *kits}]"),
     errors: [{ path: "/", rule: "YAML: Unresolved alias (the anchor must be set before the alias): kits" }],
   },
-  { name: "two documents", text: yaml(KIT, LIB, "---", LIB), errors: [{ path: "/", line: 3, rule: "YAML syntax error: Source contains multiple documents; please use YAML.parseAllDocuments()" }] },
+  {
+    name: "two documents",
+    text: yaml(KIT, LIB, "---", LIB),
+    errors: [{ path: "/", line: 3, rule: "YAML syntax error: Source contains multiple documents; please use YAML.parseAllDocuments()" }],
+  },
   // ── schema ──
   { name: "empty file", text: "", errors: [{ path: "/", rule: "missing required key 'libraries'" }] },
   { name: "not a mapping", text: yaml("- a"), errors: [{ path: "/", rule: "must be a mapping" }] },
   {
     name: "unknown top-level key",
     text: yaml(KIT, LIB, "libary: []"),
-    errors: [{ path: "/libary", line: 3, rule: "unknown key 'libary'; the keys here are: sources, plugins, libraries, clients, anonymous, ttl, limits" }],
+    errors: [
+      {
+        path: "/libary",
+        line: 3,
+        rule: "unknown key 'libary'; the keys here are: sources, plugins, libraries, clients, anonymous, ttl, limits",
+      },
+    ],
   },
   {
     name: "unknown plugin key",
@@ -65,8 +77,16 @@ const rows: Row[] = [
     text: yaml("plugins: [{name: kit}]", LIB),
     errors: [{ path: "/plugins/0", line: 1, rule: "missing required key 'source'" }],
   },
-  { name: "bad library name", text: yaml(KIT, "libraries: [{name: Lib, plugins: [kit]}]"), errors: [{ path: "/libraries/0/name", line: 2, rule: NAME_RULE }] },
-  { name: "bad plugin name", text: yaml("plugins: [{name: -kit, source: ./kit}]", LIB), errors: [{ path: "/plugins/0/name", line: 1, rule: NAME_RULE }] },
+  {
+    name: "bad library name",
+    text: yaml(KIT, "libraries: [{name: Lib, plugins: [kit]}]"),
+    errors: [{ path: "/libraries/0/name", line: 2, rule: NAME_RULE }],
+  },
+  {
+    name: "bad plugin name",
+    text: yaml("plugins: [{name: -kit, source: ./kit}]", LIB),
+    errors: [{ path: "/plugins/0/name", line: 1, rule: NAME_RULE }],
+  },
   {
     name: "bad source name",
     text: yaml("sources: [{name: git_hub, url: git+https://github.com}]", KIT, LIB),
@@ -77,21 +97,53 @@ const rows: Row[] = [
     text: yaml(KIT, LIB, "clients: [{name: Bot, token: {env: T}}]"),
     errors: [{ path: "/clients/0/name", line: 3, rule: NAME_RULE }],
   },
-  { name: "name over 64 characters", text: yaml(KIT, `libraries: [{name: ${"a".repeat(65)}, plugins: [kit]}]`), errors: [{ path: "/libraries/0/name", line: 2, rule: NAME_RULE }] },
+  {
+    name: "name over 64 characters",
+    text: yaml(KIT, `libraries: [{name: ${"a".repeat(65)}, plugins: [kit]}]`),
+    errors: [{ path: "/libraries/0/name", line: 2, rule: NAME_RULE }],
+  },
   {
     name: "bad library plugin entry",
     text: yaml(KIT, "libraries: [{name: lib, plugins: [kit@]}]"),
     errors: [{ path: "/libraries/0/plugins/0", line: 2, rule: "must be a plugin name, or <entry>@<library> for a marketplace entry" }],
   },
-  { name: "anonymous: yes", text: yaml(KIT, LIB, "anonymous: yes"), errors: [{ path: "/anonymous", line: 3, rule: "must be true or false" }] },
-  { name: "bad dialect", text: yaml("plugins: [{name: kit, source: ./kit, dialect: cursor}]", LIB), errors: [{ path: "/plugins/0/dialect", line: 1, rule: "must be one of: auto, skillshelf, claude, copilot" }] },
+  {
+    name: "anonymous: yes",
+    text: yaml(KIT, LIB, "anonymous: yes"),
+    errors: [{ path: "/anonymous", line: 3, rule: "must be true or false" }],
+  },
+  {
+    name: "bad dialect",
+    text: yaml("plugins: [{name: kit, source: ./kit, dialect: cursor}]", LIB),
+    errors: [{ path: "/plugins/0/dialect", line: 1, rule: "must be one of: auto, skillshelf, claude, copilot" }],
+  },
   { name: "ttl without unit in a string", text: yaml(KIT, LIB, "ttl: 1 hour"), errors: [{ path: "/ttl", line: 3, rule: DURATION_RULE }] },
   { name: "negative ttl", text: yaml(KIT, LIB, "ttl: -5"), errors: [{ path: "/ttl", line: 3, rule: "must be at least 0" }] },
-  { name: "ttl too long", text: yaml(KIT, LIB, "ttl: 30d"), errors: [{ path: "/ttl", line: 3, rule: "must be at most 2147483647 ms (about 24.8 days)" }] },
-  { name: "bad size", text: yaml(KIT, LIB, "limits: {fileBytes: 8 megabytes}"), errors: [{ path: "/limits/fileBytes", line: 3, rule: SIZE_RULE }] },
-  { name: "size zero", text: yaml(KIT, LIB, "limits: {fileBytes: 0}"), errors: [{ path: "/limits/fileBytes", line: 3, rule: "must be at least 1" }] },
-  { name: "size zero with a unit", text: yaml(KIT, LIB, "limits: {fileBytes: 0KiB}"), errors: [{ path: "/limits/fileBytes", line: 3, rule: "must be at least 1 byte" }] },
-  { name: "unknown limit", text: yaml(KIT, LIB, "limits: {files: 3}"), errors: [{ path: "/limits/files", line: 3, rule: "unknown key 'files'; the keys here are: fileBytes" }] },
+  {
+    name: "ttl too long",
+    text: yaml(KIT, LIB, "ttl: 30d"),
+    errors: [{ path: "/ttl", line: 3, rule: "must be at most 2147483647 ms (about 24.8 days)" }],
+  },
+  {
+    name: "bad size",
+    text: yaml(KIT, LIB, "limits: {fileBytes: 8 megabytes}"),
+    errors: [{ path: "/limits/fileBytes", line: 3, rule: SIZE_RULE }],
+  },
+  {
+    name: "size zero",
+    text: yaml(KIT, LIB, "limits: {fileBytes: 0}"),
+    errors: [{ path: "/limits/fileBytes", line: 3, rule: "must be at least 1" }],
+  },
+  {
+    name: "size zero with a unit",
+    text: yaml(KIT, LIB, "limits: {fileBytes: 0KiB}"),
+    errors: [{ path: "/limits/fileBytes", line: 3, rule: "must be at least 1 byte" }],
+  },
+  {
+    name: "unknown limit",
+    text: yaml(KIT, LIB, "limits: {files: 3}"),
+    errors: [{ path: "/limits/files", line: 3, rule: "unknown key 'files'; the keys here are: fileBytes" }],
+  },
   {
     name: "a token written in the file",
     text: yaml(KIT, LIB, "clients: [{name: bot, token: s3cr3t-value}]"),
@@ -119,15 +171,25 @@ const rows: Row[] = [
   },
   {
     name: "tag with a comma",
-    text: yaml("plugins: [{name: kit, source: ./kit, tags: [\"a,b\"]}]", LIB),
+    text: yaml('plugins: [{name: kit, source: ./kit, tags: ["a,b"]}]', LIB),
     errors: [{ path: "/plugins/0/tags/0", line: 1, rule: "must be a tag: no comma, no leading or trailing space" }],
   },
   {
     name: "selector item with an empty part",
-    text: yaml(KIT, "libraries: [{name: lib, pluginSelector: {tags: [\"a,,b\"]}}]"),
-    errors: [{ path: "/libraries/0/pluginSelector/tags/0", line: 2, rule: "must be tags separated by commas (a plugin must carry all of them), none empty" }],
+    text: yaml(KIT, 'libraries: [{name: lib, pluginSelector: {tags: ["a,,b"]}}]'),
+    errors: [
+      {
+        path: "/libraries/0/pluginSelector/tags/0",
+        line: 2,
+        rule: "must be tags separated by commas (a plugin must carry all of them), none empty",
+      },
+    ],
   },
-  { name: "empty glob", text: yaml("plugins: [{name: kit, source: ./kit, skills: [\"\"]}]", LIB), errors: [{ path: "/plugins/0/skills/0", line: 1, rule: "must not be empty" }] },
+  {
+    name: "empty glob",
+    text: yaml('plugins: [{name: kit, source: ./kit, skills: [""]}]', LIB),
+    errors: [{ path: "/plugins/0/skills/0", line: 1, rule: "must not be empty" }],
+  },
   // ── names, addresses, globs, URLs ──
   {
     name: "duplicate source names",
@@ -151,37 +213,43 @@ const rows: Row[] = [
   },
   {
     name: "absolute glob",
-    text: yaml("plugins: [{name: kit, source: ./kit, skills: [\"/etc/*\"]}]", LIB),
+    text: yaml('plugins: [{name: kit, source: ./kit, skills: ["/etc/*"]}]', LIB),
     errors: [{ path: "/plugins/0/skills/0", line: 1, rule: "a glob is relative to the plugin root, never absolute" }],
   },
   {
     name: "glob with ..",
-    text: yaml("plugins:", "  - name: kit", "    source: ./kit", "    files: [ok/**, \"docs/../../x/*\"]", LIB),
+    text: yaml("plugins:", "  - name: kit", "    source: ./kit", '    files: [ok/**, "docs/../../x/*"]', LIB),
     errors: [{ path: "/plugins/0/files/1", line: 4, rule: "a glob must not contain a '..' segment" }],
   },
   {
     name: "unparseable glob",
-    text: yaml("plugins: [{name: kit, source: ./kit, prompts: [\"prompts/[a-z.md\"]}]", LIB),
-    errors: [{ path: "/plugins/0/prompts/0", line: 1, rule: 'is not a valid glob: Missing closing: "]" - use "\\\\]" to match literal characters' }],
+    text: yaml('plugins: [{name: kit, source: ./kit, prompts: ["prompts/[a-z.md"]}]', LIB),
+    errors: [
+      {
+        path: "/plugins/0/prompts/0",
+        line: 1,
+        rule: 'is not a valid glob: Missing closing: "]" - use "\\\\]" to match literal characters',
+      },
+    ],
   },
   {
     name: "plugin naming a missing source",
-    text: yaml(GH, "plugins: [{name: kit, source: \"gitlab://team/kit?ref=main\"}]", LIB),
+    text: yaml(GH, 'plugins: [{name: kit, source: "gitlab://team/kit?ref=main"}]', LIB),
     errors: [{ path: "/plugins/0/source", line: 2, rule: "names source 'gitlab', which is not declared; the sources are: gh" }],
   },
   {
     name: "plugin address with ..",
-    text: yaml(GH, "plugins: [{name: kit, source: \"gh://team/kit//../x\"}]", LIB),
+    text: yaml(GH, 'plugins: [{name: kit, source: "gh://team/kit//../x"}]', LIB),
     errors: [{ path: "/plugins/0/source", line: 2, rule: "the subdirectory must not contain '.' or '..' segments" }],
   },
   {
     name: "ref on a file source",
-    text: yaml("sources: [{name: disk, url: \"file:///skills\"}]", "plugins: [{name: kit, source: \"disk://kit?ref=main\"}]", LIB),
+    text: yaml('sources: [{name: disk, url: "file:///skills"}]', 'plugins: [{name: kit, source: "disk://kit?ref=main"}]', LIB),
     errors: [{ path: "/plugins/0/source", line: 2, rule: "?ref= needs a git source, and 'disk' is a file source" }],
   },
   {
     name: "library source address",
-    text: yaml(GH, KIT, "libraries: [{name: lib, source: \"gh://o/r?ref=a&x=1\"}]"),
+    text: yaml(GH, KIT, 'libraries: [{name: lib, source: "gh://o/r?ref=a&x=1"}]'),
     errors: [{ path: "/libraries/0/source", line: 3, rule: "the only query parameter is ref, as ?ref=<commit, branch or tag>" }],
   },
   {
@@ -197,7 +265,13 @@ const rows: Row[] = [
   {
     name: "marketplace entry of a missing library",
     text: yaml(KIT, "libraries: [{name: lib, plugins: [kit, loki@grafana]}]"),
-    errors: [{ path: "/libraries/0/plugins/1", line: 2, rule: "no library named 'grafana' is declared, so 'loki@grafana' names no marketplace entry" }],
+    errors: [
+      {
+        path: "/libraries/0/plugins/1",
+        line: 2,
+        rule: "no library named 'grafana' is declared, so 'loki@grafana' names no marketplace entry",
+      },
+    ],
   },
   {
     name: "marketplace entry of a library without source",
@@ -211,42 +285,48 @@ const rows: Row[] = [
   },
   {
     name: "source URL of another kind",
-    text: yaml("sources: [{name: gh, url: \"https://github.com\"}]", KIT, LIB),
+    text: yaml('sources: [{name: gh, url: "https://github.com"}]', KIT, LIB),
     errors: [{ path: "/sources/0/url", line: 1, rule: "a source URL starts with git+https://, git+http://, git+file:// or file://" }],
   },
   {
     name: "source URL over ssh",
-    text: yaml("sources: [{name: gh, url: \"git+ssh://git@github.com\"}]", KIT, LIB),
+    text: yaml('sources: [{name: gh, url: "git+ssh://git@github.com"}]', KIT, LIB),
     errors: [{ path: "/sources/0/url", line: 1, rule: "a source URL starts with git+https://, git+http://, git+file:// or file://" }],
   },
   {
     name: "source URL with userinfo",
-    text: yaml("sources: [{name: gh, url: \"git+https://bot:s3cr3t-value@github.com\"}]", KIT, LIB),
-    errors: [{ path: "/sources/0/url", line: 1, rule: "a source URL must not carry userinfo (user:password@); give credentials in auth as {env: NAME}" }],
+    text: yaml('sources: [{name: gh, url: "git+https://bot:s3cr3t-value@github.com"}]', KIT, LIB),
+    errors: [
+      {
+        path: "/sources/0/url",
+        line: 1,
+        rule: "a source URL must not carry userinfo (user:password@); give credentials in auth as {env: NAME}",
+      },
+    ],
   },
   {
     name: "source URL without a host",
-    text: yaml("sources: [{name: gh, url: \"git+https:///x\"}]", KIT, LIB),
+    text: yaml('sources: [{name: gh, url: "git+https:///x"}]', KIT, LIB),
     errors: [{ path: "/sources/0/url", line: 1, rule: "a git+https URL names a host, as git+https://host" }],
   },
   {
     name: "file source URL with a host",
-    text: yaml("sources: [{name: disk, url: \"file://server/skills\"}]", KIT, LIB),
+    text: yaml('sources: [{name: disk, url: "file://server/skills"}]', KIT, LIB),
     errors: [{ path: "/sources/0/url", line: 1, rule: "a file URL is an absolute path, as file:///path" }],
   },
   {
     name: "source URL with a query",
-    text: yaml("sources: [{name: gh, url: \"git+https://github.com/?token=1\"}]", KIT, LIB),
+    text: yaml('sources: [{name: gh, url: "git+https://github.com/?token=1"}]', KIT, LIB),
     errors: [{ path: "/sources/0/url", line: 1, rule: "a source URL takes no query (?) or fragment (#)" }],
   },
   {
     name: "source named file",
-    text: yaml("sources: [{name: file, url: \"file:///skills\"}]", KIT, LIB),
+    text: yaml('sources: [{name: file, url: "file:///skills"}]', KIT, LIB),
     errors: [{ path: "/sources/0/name", line: 1, rule: "'file' is reserved: file:// addresses are local folders" }],
   },
   {
     name: "refresh and auth on a file source",
-    text: yaml("sources: [{name: disk, url: \"file:///skills\", refresh: 1h, auth: {username: x}}]", KIT, LIB),
+    text: yaml('sources: [{name: disk, url: "file:///skills", refresh: 1h, auth: {username: x}}]', KIT, LIB),
     errors: [
       { path: "/sources/0/refresh", line: 1, rule: "applies to git sources only" },
       { path: "/sources/0/auth", line: 1, rule: "applies to git sources only" },
@@ -274,7 +354,13 @@ const rows: Row[] = [
   },
   {
     name: "every error at once, in document order",
-    text: yaml("sources: [{name: gh, url: \"https://github.com\"}]", "plugins:", "  - {name: kit, source: ./kit, skills: [\"../x\"]}", "  - {name: kit, source: ./kit}", "libraries: [{name: lib, plugins: [nope]}]"),
+    text: yaml(
+      'sources: [{name: gh, url: "https://github.com"}]',
+      "plugins:",
+      '  - {name: kit, source: ./kit, skills: ["../x"]}',
+      "  - {name: kit, source: ./kit}",
+      "libraries: [{name: lib, plugins: [nope]}]",
+    ),
     errors: [
       { path: "/sources/0/url", line: 1, rule: "a source URL starts with git+https://, git+http://, git+file:// or file://" },
       { path: "/plugins/0/skills/0", line: 3, rule: "a glob must not contain a '..' segment" },

@@ -249,7 +249,12 @@ describe("defaults", () => {
 
   test("an empty selector and a marketplace-only library are enough", () => {
     const config = parse(
-      yaml("sources: [{name: gh, url: git+https://github.com}]", "libraries:", "  - {name: all, pluginSelector: {}}", "  - {name: mk, source: gh://o/r}"),
+      yaml(
+        "sources: [{name: gh, url: git+https://github.com}]",
+        "libraries:",
+        "  - {name: all, pluginSelector: {}}",
+        "  - {name: mk, source: gh://o/r}",
+      ),
     );
     expect(config.libraries.map((l) => l.pluginSelector ?? l.source)).toStrictEqual([
       { categories: [], tags: [] },

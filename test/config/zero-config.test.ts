@@ -55,7 +55,9 @@ test("each directory is one library with one convention plugin of the same name"
 test.each([
   {
     dirs: ["a/My Skills", "b/my-skills"],
-    errors: [{ file: "b/my-skills", path: "/", rule: "names library 'my-skills', as 'a/My Skills' does already; rename one or use a config file" }],
+    errors: [
+      { file: "b/my-skills", path: "/", rule: "names library 'my-skills', as 'a/My Skills' does already; rename one or use a config file" },
+    ],
   },
   {
     dirs: ["kit", "kit"],

@@ -22,7 +22,9 @@ async function check(config: string): Promise<{ code: number; report: HealthRepo
   const file = path.join(dir, `${config.slice(0, 12).replace(/\W/g, "")}-${Math.random().toString(36).slice(2)}.yaml`);
   writeFileSync(file, config);
   try {
-    const { stdout } = await run(process.execPath, [CLI, "check", "--config", file, "--json", "--cache-dir", path.join(dir, "cache")], { maxBuffer: 64 << 20 });
+    const { stdout } = await run(process.execPath, [CLI, "check", "--config", file, "--json", "--cache-dir", path.join(dir, "cache")], {
+      maxBuffer: 64 << 20,
+    });
     return { code: 0, report: JSON.parse(stdout) as HealthReport };
   } catch (error) {
     const failed = error as { code: number; stdout: string };
@@ -52,14 +54,18 @@ describe.runIf(present)("real collections", () => {
     ]);
     // Ten citations that lead nowhere, all in one skill that cites `reference/` while its folder is `references/`.
     expect(plugin?.dangling?.length).toBe(10);
-    expect(new Set(plugin?.dangling?.map((row) => row.skill))).toEqual(new Set(["skill://science/scientific-skills/neuropixels-analysis/SKILL.md"]));
+    expect(new Set(plugin?.dangling?.map((row) => row.skill))).toEqual(
+      new Set(["skill://science/scientific-skills/neuropixels-analysis/SKILL.md"]),
+    );
     expect(plugin?.dangling?.every((row) => row.cites.startsWith("reference/"))).toBe(true);
     expect(report.libraries["science"]).toEqual({ description: "", plugins: ["scientific"], skills: 128, prompts: 0, files: 0 });
   });
 
   test("the plugins of wshobson-agents as one library", async () => {
     const names = readdirSync(path.join(CORPORA, "wshobson-agents/plugins")).sort();
-    const plugins = names.map((name) => `  - name: ${name}\n    source: ${pathToFileURL(path.join(CORPORA, "wshobson-agents/plugins", name)).href}\n`).join("");
+    const plugins = names
+      .map((name) => `  - name: ${name}\n    source: ${pathToFileURL(path.join(CORPORA, "wshobson-agents/plugins", name)).href}\n`)
+      .join("");
     const { code, report } = await check(`plugins:\n${plugins}libraries:\n  - name: agents\n    plugins: [${names.join(", ")}]\n`);
     expect(code).toBe(1);
     expect(names.length).toBe(84);
@@ -69,19 +75,28 @@ describe.runIf(present)("real collections", () => {
     // Seven plugins ship a command whose name an earlier plugin of the library already serves: dropped whole.
     expect(report.libraries["agents"]?.conflicts).toEqual({
       "context-management": "dropped from library 'agents': prompt agents_context-restore is already served by plugin 'code-refactoring'",
-      "documentation-generation": "dropped from library 'agents': prompt agents_doc-generate is already served by plugin 'code-documentation'",
+      "documentation-generation":
+        "dropped from library 'agents': prompt agents_doc-generate is already served by plugin 'code-documentation'",
       "error-diagnostics": "dropped from library 'agents': prompt agents_error-analysis is already served by plugin 'error-debugging'",
       "git-pr-workflows": "dropped from library 'agents': prompt agents_pr-enhance is already served by plugin 'comprehensive-review'",
-      "performance-testing-review": "dropped from library 'agents': prompt agents_multi-agent-review is already served by plugin 'error-debugging'",
+      "performance-testing-review":
+        "dropped from library 'agents': prompt agents_multi-agent-review is already served by plugin 'error-debugging'",
       "ship-mate": "dropped from library 'agents': prompt agents_setup is already served by plugin 'conductor'",
-      "ui-design": "dropped from library 'agents': prompt agents_accessibility-audit is already served by plugin 'accessibility-compliance'",
+      "ui-design":
+        "dropped from library 'agents': prompt agents_accessibility-audit is already served by plugin 'accessibility-compliance'",
     });
     // The one skip: a skill whose name differs from its folder.
     const skipped = Object.entries(report.plugins).flatMap(([id, plugin]) => (plugin.skipped ?? []).map((row) => ({ id, ...row })));
     expect(skipped).toEqual([
-      { id: "database-design", path: "skills/postgresql", reason: 'The name "postgresql-table-design" differs from its directory name "postgresql".' },
+      {
+        id: "database-design",
+        path: "skills/postgresql",
+        reason: 'The name "postgresql-table-design" differs from its directory name "postgresql".',
+      },
     ]);
-    const dangling = Object.entries(report.plugins).flatMap(([id, plugin]) => (plugin.dangling ?? []).map((row) => `${id} ${row.skill} ${row.cites}`));
+    const dangling = Object.entries(report.plugins).flatMap(([id, plugin]) =>
+      (plugin.dangling ?? []).map((row) => `${id} ${row.skill} ${row.cites}`),
+    );
     expect(dangling).toEqual([
       "incident-response skill://agents/on-call-handoff-patterns/SKILL.md ../../skills/incident-classification/SKILL.md",
       "incident-response skill://agents/on-call-handoff-patterns/SKILL.md ../../skills/postmortem-facilitation/SKILL.md",

@@ -26,7 +26,10 @@ describe("library files", () => {
       "documents/x.md": "not inside: docs is a segment, not a prefix",
       "other.md": "not matched",
     });
-    const plugin = await harvest(root, { files: ["shared/**", "_index.md", "docs/**", "documents/**", "skills/**", "notes"], limits: { fileBytes: 200 } });
+    const plugin = await harvest(root, {
+      files: ["shared/**", "_index.md", "docs/**", "documents/**", "skills/**", "notes"],
+      limits: { fileBytes: 200 },
+    });
     expect(plugin.libraryFiles.map((f) => f.path)).toEqual(["documents/x.md", "notes/a.md", "shared/api.md"]);
     const inside = 'The library file\'s address lies inside the skill "docs" (directory "skills/docs").';
     expect(plugin.skipped).toEqual([

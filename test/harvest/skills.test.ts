@@ -115,7 +115,8 @@ describe("skills by convention, with adversarial names", () => {
   });
 
   test("a body with placeholders keeps SKILL.md's raw bytes for substitution; citations are found at harvest", async () => {
-    const text = "---\nname: ph\ndescription: Placeholders.\n---\nRun ${CLAUDE_SKILL_DIR}/run.sh, read [ref](ref.md) and [web](https://x.test).\n";
+    const text =
+      "---\nname: ph\ndescription: Placeholders.\n---\nRun ${CLAUDE_SKILL_DIR}/run.sh, read [ref](ref.md) and [web](https://x.test).\n";
     const plugin = await harvest(makeTree({ "skills/ph/SKILL.md": text, "skills/ph/ref.md": "r\n" }));
     const ph = plugin.skills[0];
     expect(ph?.placeholders).toBe(true);
@@ -271,7 +272,9 @@ describe("skipped skills", () => {
       { path: "skills/outer/_index.md", reason: REASONS.indexShadowed },
       { path: "skills/outer/inner/_manifest", reason: REASONS.manifestShadowed },
     ]);
-    expect(REASONS.indexShadowed).toBe("A file named _index.md in a folder that holds a skill is shadowed by the folder's generated _index.md.");
+    expect(REASONS.indexShadowed).toBe(
+      "A file named _index.md in a folder that holds a skill is shadowed by the folder's generated _index.md.",
+    );
   });
 
   test("every frontmatter rule yields its row at the skill directory", async () => {
@@ -290,7 +293,8 @@ describe("skipped skills", () => {
       { path: "skills/bad--name", reason: REASONS.badName("bad--name") },
       {
         path: "skills/bad-yaml",
-        reason: "The frontmatter is not valid YAML: Flow sequence in block collection must be sufficiently indented and end with a ] at line 3, column 1 of SKILL.md.",
+        reason:
+          "The frontmatter is not valid YAML: Flow sequence in block collection must be sufficiently indented and end with a ] at line 3, column 1 of SKILL.md.",
       },
       { path: "skills/empty-desc", reason: "The description must be a non-empty string." },
       { path: "skills/list", reason: "The frontmatter is not a YAML mapping." },

@@ -79,7 +79,7 @@ describe("symlinks", () => {
       "skills/a/dangling.md": { symlink: "nowhere.md" },
       "skills/a/.hidden-escape": { symlink: path.join(outside, "secret.md") },
       "skills/ext": { symlink: path.join(outside, "skilldir") },
-      "unrelated": { symlink: outside },
+      unrelated: { symlink: outside },
     });
     const plugin = await harvest(root);
     expect(skillsOf(plugin)).toEqual({
@@ -112,7 +112,7 @@ describe("symlinks", () => {
       "..2024_01_01/skills/x/references/r.md": "r",
       "..data": { symlink: "..2024_01_01" },
       "README.md": { symlink: "..data/README.md" },
-      "skills": { symlink: "..data/skills" },
+      skills: { symlink: "..data/skills" },
     });
     const plugin = await harvest(root, { files: ["README.md"] });
     expect(skillsOf(plugin)).toEqual({ "skills/x": { address: "x", files: ["references/r.md"] } });
@@ -135,7 +135,7 @@ describe("symlinks", () => {
 
   test("a root reached through a symlink is contained by its real path", async () => {
     const real = makeTree({ "skills/x/SKILL.md": skillMd("x"), "skills/x/in.md": { symlink: "../../other.md" }, "other.md": "o" });
-    const holder = makeTree({ "link": { symlink: real } });
+    const holder = makeTree({ link: { symlink: real } });
     const plugin = await harvest(path.join(holder, "link"));
     expect(skillsOf(plugin)).toEqual({ "skills/x": { address: "x", files: ["in.md"] } });
   });

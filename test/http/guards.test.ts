@@ -6,7 +6,8 @@ import { EXAMPLE_CONFIG, killStragglers, startHttpServer, type ServerProcess } f
 
 afterAll(killStragglers);
 
-const jsonError = (text: string): { code: unknown; message: unknown } => (JSON.parse(text) as { error: { code: unknown; message: unknown } }).error;
+const jsonError = (text: string): { code: unknown; message: unknown } =>
+  (JSON.parse(text) as { error: { code: unknown; message: unknown } }).error;
 
 describe("guards of a server bound to 127.0.0.1", () => {
   let server: ServerProcess;
@@ -92,7 +93,8 @@ describe("guards widened with --allowed-hosts and --allowed-origins", () => {
     expect((await send(server.origin, { path: "/health", headers: { Host: "evil.example" } })).status).toBe(403);
   });
 
-  const post = (origin: string) => send(server.origin, { method: "POST", path: "/mcp", headers: { ...MCP_HEADERS, Origin: origin }, body: initializeBody() });
+  const post = (origin: string) =>
+    send(server.origin, { method: "POST", path: "/mcp", headers: { ...MCP_HEADERS, Origin: origin }, body: initializeBody() });
 
   it("accepts an Origin on a named host (docs/operations.md: the flag adds names) and refuses others", async () => {
     expect((await post("https://app.example")).status).toBe(200);

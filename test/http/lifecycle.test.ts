@@ -84,7 +84,9 @@ describe("SIGTERM on the stdio server", () => {
     child.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
     let stdout = "";
     child.stdout.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk));
-    const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once("exit", (code, signal) => resolve({ code, signal })));
+    const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+      child.once("exit", (code, signal) => resolve({ code, signal })),
+    );
     // Serving once it answers a ping; then the signal.
     child.stdin.write(`${JSON.stringify({ jsonrpc: "2.0", id: 1, method: "ping" })}\n`);
     await new Promise<void>((resolve) => {

@@ -5,7 +5,8 @@ import { send } from "../support/http.js";
 import { loadOpenApi, type OpenApiDocument } from "../support/openapi.js";
 import { EXAMPLE_CONFIG, killStragglers, startHttpServer, type ServerProcess } from "../support/process.js";
 
-const BAD_NAME_REASON = "The name \"Bad_Name\" breaks the naming rule: 1-64 characters of a-z, 0-9 and '-', no hyphen first or last, no '--'.";
+const BAD_NAME_REASON =
+  "The name \"Bad_Name\" breaks the naming rule: 1-64 characters of a-z, 0-9 and '-', no hyphen first or last, no '--'.";
 const FETCHES = ["./examples/engineering-kit", "./examples/writing-kit"];
 
 describe("operator endpoints of the CLI's HTTP server", () => {
@@ -52,7 +53,17 @@ describe("operator endpoints of the CLI's HTTP server", () => {
         oncall: { description: "Everything tagged for the on-call rotation", plugins: ["eng-kit"], skills: 3, prompts: 1, files: 1 },
       },
       plugins: {
-        "eng-kit": { status: "ok", fetch: "./examples/engineering-kit", root: "", category: "engineering", tags: ["review", "oncall"], libraries: ["engineering", "oncall"], skills: 3, prompts: 1, files: 1 },
+        "eng-kit": {
+          status: "ok",
+          fetch: "./examples/engineering-kit",
+          root: "",
+          category: "engineering",
+          tags: ["review", "oncall"],
+          libraries: ["engineering", "oncall"],
+          skills: 3,
+          prompts: 1,
+          files: 1,
+        },
         "writing-kit": {
           status: "ok",
           fetch: "./examples/writing-kit",

@@ -51,12 +51,19 @@ describe("where the cache lives", () => {
   test.each([
     { name: "--cache-dir", args: (dir: string) => ["--cache-dir", dir], env: (_dir: string) => ({}), at: (dir: string) => dir },
     { name: "SKILLSHELF_CACHE_DIR", args: () => [], env: (dir: string) => ({ SKILLSHELF_CACHE_DIR: dir }), at: (dir: string) => dir },
-    { name: "the XDG default", args: () => [], env: (dir: string) => ({ XDG_CACHE_HOME: dir }), at: (dir: string) => path.join(dir, "skillshelf") },
+    {
+      name: "the XDG default",
+      args: () => [],
+      env: (dir: string) => ({ XDG_CACHE_HOME: dir }),
+      at: (dir: string) => path.join(dir, "skillshelf"),
+    },
   ])("$name", async ({ args, env, at }) => {
     const dir = makeTemp();
     const result = await run(["check", "--config", configFile, "--json", ...args(dir)], env(dir));
     expect(result.code).toBe(0);
-    expect((JSON.parse(result.stdout) as { fetches: unknown }).fetches).toEqual({ "local://kit?ref=main": { status: "ok", built: expect.any(String) } });
+    expect((JSON.parse(result.stdout) as { fetches: unknown }).fetches).toEqual({
+      "local://kit?ref=main": { status: "ok", built: expect.any(String) },
+    });
     expect(fs.existsSync(path.join(at(dir), RECORD_FILE))).toBe(true);
   });
 });
@@ -67,7 +74,9 @@ test("a credential refused at cold start exits 3, naming the fetch, never the to
     file,
     `sources:\n  - name: host\n    url: git+${server.url}\n    auth: {password: {env: SKILLSHELF_TEST_TOKEN}}\nplugins:\n  - {name: kit, source: "host://kit.git"}\nlibraries:\n  - {name: kit, plugins: [kit]}\n`,
   );
-  const refused = await run(["serve", "--config", file, "--port", "0", "--cache-dir", makeTemp()], { SKILLSHELF_TEST_TOKEN: "not-the-token" });
+  const refused = await run(["serve", "--config", file, "--port", "0", "--cache-dir", makeTemp()], {
+    SKILLSHELF_TEST_TOKEN: "not-the-token",
+  });
   expect(refused.code).toBe(3);
   expect(refused.stderr).toContain("skillshelf: fetch host://kit.git: the git host refused the credentials\n");
   expect(refused.stderr.includes("not-the-token")).toBe(false);
@@ -77,7 +86,12 @@ test("a credential refused at cold start exits 3, naming the fetch, never the to
 });
 
 test("serve re-resolves the branch on the source's refresh interval and logs the move", async () => {
-  const child = spawnCli(cli.path, ["serve", "--config", configFile, "--port", "0", "--cache-dir", makeTemp(), "--log-format", "json"], childEnv({}), base);
+  const child = spawnCli(
+    cli.path,
+    ["serve", "--config", configFile, "--port", "0", "--cache-dir", makeTemp(), "--log-format", "json"],
+    childEnv({}),
+    base,
+  );
   try {
     const origin = await waitForListening(child);
     const next = commitFiles(repo, { "skills/alpha/SKILL.md": skillMd("alpha", "Moved.") }, "moved");

@@ -38,7 +38,10 @@ libraries:
   service = await ShelfService.start(configOf(yaml, base), () => new Date(), { cacheDir: makeTemp() });
   services.push(service);
   git_ = buildHealth(service.current);
-  const zero = configFromDirectories(NAMES.map((name) => path.join(CORPORA, name)), CORPORA);
+  const zero = configFromDirectories(
+    NAMES.map((name) => path.join(CORPORA, name)),
+    CORPORA,
+  );
   if (!zero.ok) throw new Error("zero-config failed");
   const zeroService = await ShelfService.start(zero.config, () => new Date());
   services.push(zeroService);
@@ -60,7 +63,13 @@ function sum(report: HealthReport, library: string, field: "skills" | "prompts")
 
 describe.skipIf(!present)("k-dense-scientific through git+file", () => {
   test("one strict:false entry at ./ listing every skill path: 128 skills served, one skipped", () => {
-    expect(git_.libraries.scientific).toEqual({ description: "", plugins: ["scientific-skills@scientific"], skills: 128, prompts: 0, files: 0 });
+    expect(git_.libraries.scientific).toEqual({
+      description: "",
+      plugins: ["scientific-skills@scientific"],
+      skills: 128,
+      prompts: 0,
+      files: 0,
+    });
     expect(git_.plugins["scientific-skills@scientific"]).toMatchObject({
       status: "ok",
       fetch: "corpora://k-dense-scientific",
@@ -85,7 +94,9 @@ describe.skipIf(!present)("wshobson-agents through git+file", () => {
     expect(agents?.skipped).toEqual([
       { plugin: "pensyve@agents", reason: "Its repository is on https://github.com, which no declared git source serves." },
     ]);
-    expect(pluginsOf(git_, "agents").every(([, plugin]) => plugin.status === "ok" && plugin.fetch === "corpora://wshobson-agents")).toBe(true);
+    expect(pluginsOf(git_, "agents").every(([, plugin]) => plugin.status === "ok" && plugin.fetch === "corpora://wshobson-agents")).toBe(
+      true,
+    );
   });
 
   test("exact counts: 174 skills and 95 prompts harvested; 161 and 79 served after 7 plugins drop on prompt clashes", () => {
@@ -107,10 +118,17 @@ describe.skipIf(!present)("wshobson-agents through git+file", () => {
   });
 
   test("marketplace metadata and plugin.json: categories, versions, keywords, a manifest's skills list", () => {
-    expect(git_.plugins["database-design@agents"]).toMatchObject({ root: "plugins/database-design", category: "database", version: "1.2.1" });
+    expect(git_.plugins["database-design@agents"]).toMatchObject({
+      root: "plugins/database-design",
+      category: "database",
+      version: "1.2.1",
+    });
     expect(pluginsOf(git_, "agents").filter(([, plugin]) => plugin.version !== undefined)).toHaveLength(84);
     expect(new Set(pluginsOf(git_, "agents").map(([, plugin]) => plugin.category)).size).toBe(24);
-    expect(git_.plugins["pptx-deck-creation@agents"]).toMatchObject({ skills: 5, keywords: ["powerpoint", "pptx", "presentations", "slide-decks", "deck-generation", "slide-design"] });
+    expect(git_.plugins["pptx-deck-creation@agents"]).toMatchObject({
+      skills: 5,
+      keywords: ["powerpoint", "pptx", "presentations", "slide-decks", "deck-generation", "slide-design"],
+    });
   });
 });
 
@@ -123,7 +141,9 @@ describe.skipIf(!present)("the same corpora zero-config, straight from their dir
     expect(direct.libraries["wshobson-agents"]).toMatchObject({
       skills: 161,
       prompts: 79,
-      skipped: [{ plugin: "pensyve@wshobson-agents", reason: "Its repository is on https://github.com, which no declared git source serves." }],
+      skipped: [
+        { plugin: "pensyve@wshobson-agents", reason: "Its repository is on https://github.com, which no declared git source serves." },
+      ],
     });
     expect(direct.libraries["wshobson-agents"]?.plugins).toHaveLength(84);
     // A zero-config fetch key is the library name, never the path.

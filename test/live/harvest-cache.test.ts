@@ -74,7 +74,10 @@ function served(shelf: Shelf): unknown {
 }
 
 function digestOfBig(shelf: Shelf): string | undefined {
-  return shelf.plugins.get("plain")?.skills.find((s) => s.dir === "skills/alpha")?.files.find((f) => f.path === "big.txt")?.digest;
+  return shelf.plugins
+    .get("plain")
+    ?.skills.find((s) => s.dir === "skills/alpha")
+    ?.files.find((f) => f.path === "big.txt")?.digest;
 }
 
 test("a restart with the record reuses unchanged files, reads changed ones, and serves what a cold start serves", async () => {
@@ -135,7 +138,11 @@ test("a corrupted or foreign record is ignored", async () => {
     record({ ...header, version: 99 }, plugins, trailer),
     record({ ...header, config: "another config" }, plugins, trailer),
     // The right header and trailer, but plugin lines that are not the ones the digest describes: none is trusted.
-    record(header, plugins.map((line) => line.replace('"id":"plain"', '"id":"plainer"')), trailer),
+    record(
+      header,
+      plugins.map((line) => line.replace('"id":"plain"', '"id":"plainer"')),
+      trailer,
+    ),
     record(header, plugins, ""), // cut before the trailer
   ];
   for (const bad of damaged) {
@@ -186,11 +193,16 @@ test("fromRecord never serves a recorded file outside the plugin's root: that pl
       return JSON.stringify(plugin);
     });
     expect(body.join("\n")).toContain(JSON.stringify(forged));
-    const digest = `sha256:${createHash("sha256").update(body.map((line) => `${line}\n`).join("")).digest("hex")}`;
+    const digest = `sha256:${createHash("sha256")
+      .update(body.map((line) => `${line}\n`).join(""))
+      .digest("hex")}`;
     fs.writeFileSync(file, [lines[0], ...body, JSON.stringify({ digest })].join("\n"));
     const service = await ShelfService.start(config, () => new Date(0), { cacheDir, fromRecord: true });
     try {
-      const big = service.current.plugins.get("plain")?.skills.find((s) => s.dir === "skills/alpha")?.files.find((f) => f.path === "big.txt");
+      const big = service.current.plugins
+        .get("plain")
+        ?.skills.find((s) => s.dir === "skills/alpha")
+        ?.files.find((f) => f.path === "big.txt");
       expect(big?.abs).toBe(path.join(fs.realpathSync(base), "plain/skills/alpha/big.txt"));
     } finally {
       await service.close();

@@ -2,7 +2,7 @@
 // through the resolver and the content reader exactly as a client's read does.
 import { parseConfig } from "../../src/config/index.js";
 import type { Config } from "../../src/config/types.js";
-import { createLogger, type Logger } from "../../src/log.js";
+import { createLogger, type Logger } from "../../src/address/index.js";
 import { FULL_SCOPE, resolve } from "../../src/resolve/index.js";
 import { readFallbackFile, readServedFile } from "../../src/sources/content.js";
 import type { Shelf } from "../../src/shelf/index.js";
@@ -21,7 +21,12 @@ export interface KeptLog extends Logger {
 /** A JSON logger at debug level that keeps every line it writes. */
 export function keptLog(): KeptLog {
   const lines: string[] = [];
-  const logger = createLogger((line) => lines.push(line), "json", "debug", () => new Date(0));
+  const logger = createLogger(
+    (line) => lines.push(line),
+    "json",
+    "debug",
+    () => new Date(0),
+  );
   return { lines, log: (...args) => logger.log(...args) };
 }
 

@@ -21,7 +21,15 @@ function marketplace(base: string, extra: object[] = []): string {
     name: "team-market",
     metadata: { pluginRoot: "./plugins" },
     plugins: [
-      { name: "alpha", source: "./plugins/alpha", description: "Alpha, from the marketplace.", category: "eng", tags: ["t1"], keywords: ["k1"], version: "1.0.0" },
+      {
+        name: "alpha",
+        source: "./plugins/alpha",
+        description: "Alpha, from the marketplace.",
+        category: "eng",
+        tags: ["t1"],
+        keywords: ["k1"],
+        version: "1.0.0",
+      },
       { name: "bare", source: "bare" },
       { name: "part-a", source: "./", strict: false, skills: ["./shared-skills/one"] },
       { name: "part-b", source: "./", strict: false, skills: ["./shared-skills/two"], commands: ["./cmds/hello.md"] },
@@ -46,7 +54,12 @@ beforeAll(async () => {
   market = makeRepo(base, "market", {
     ".claude-plugin/marketplace.json": marketplace(base),
     "plugins/alpha/skills/a1/SKILL.md": skillMd("a1"),
-    "plugins/bare/.claude-plugin/plugin.json": JSON.stringify({ description: "Bare, from its plugin.json.", version: "2.0.0", keywords: ["mk"], skills: ["./custom"] }),
+    "plugins/bare/.claude-plugin/plugin.json": JSON.stringify({
+      description: "Bare, from its plugin.json.",
+      version: "2.0.0",
+      keywords: ["mk"],
+      skills: ["./custom"],
+    }),
     "plugins/bare/custom/b1/SKILL.md": skillMd("b1"),
     "plugins/bare/skills/ignored/SKILL.md": skillMd("ignored"),
     "plugins/broken/.claude-plugin/plugin.json": "{ not json",
@@ -93,7 +106,15 @@ test("every entry that cannot be served is a skipped row under the library", () 
 });
 
 test("an entry's metadata lands in its plugin; plugin.json fills what the entry left out", () => {
-  expect(health.plugins["alpha@market"]).toMatchObject({ fetch: "local://market", root: "plugins/alpha", category: "eng", tags: ["t1"], keywords: ["k1"], version: "1.0.0", skills: 1 });
+  expect(health.plugins["alpha@market"]).toMatchObject({
+    fetch: "local://market",
+    root: "plugins/alpha",
+    category: "eng",
+    tags: ["t1"],
+    keywords: ["k1"],
+    version: "1.0.0",
+    skills: 1,
+  });
   expect(service.current.plugins.get("alpha@market")?.meta.description).toBe("Alpha, from the marketplace.");
   // pluginRoot resolved the bare source; its plugin.json's skills path replaced the convention.
   expect(health.plugins["bare@market"]).toMatchObject({ root: "plugins/bare", keywords: ["mk"], version: "2.0.0", skills: 1 });

@@ -107,7 +107,9 @@ describe("over stdio, a 2025-era session", () => {
     mkdirSync(added);
     writeFileSync(path.join(added, "SKILL.md"), "---\nname: metrics\ndescription: Read the dashboards.\n---\nBody\n");
     await until("the new skill in the folder index", async () =>
-      (await readText(client, "skill://engineering/observability/_index.md")).includes("skill://engineering/observability/metrics/SKILL.md: Read the dashboards."),
+      (await readText(client, "skill://engineering/observability/_index.md")).includes(
+        "skill://engineering/observability/metrics/SKILL.md: Read the dashboards.",
+      ),
     );
     expect(heard).toContain("list_changed");
 
@@ -142,7 +144,10 @@ describe("over stdio, a 2025-era session", () => {
   });
 
   test("changing a prompt announces the prompt list once", async () => {
-    writeFileSync(path.join(shelf.dir, "examples/engineering-kit/commands/review.md"), "---\ndescription: Review carefully\n---\nReview $ARGUMENTS.\n");
+    writeFileSync(
+      path.join(shelf.dir, "examples/engineering-kit/commands/review.md"),
+      "---\ndescription: Review carefully\n---\nReview $ARGUMENTS.\n",
+    );
     await until("prompts_changed", () => heard.includes("prompts_changed"));
     await sleep(SETTLE_MS);
     expect(heard).toEqual(["prompts_changed"]);
@@ -177,7 +182,9 @@ describe("a restart from the harvest record", () => {
       // The grown file is never served as the recorded one: the read waits for the verifying rescan.
       expect(await readText(client, LOGS_URI)).toBe(`${before}More.\n`);
       await until("the added skill", async () =>
-        (await readText(client, "skill://engineering/observability/_index.md")).includes("skill://engineering/observability/metrics/SKILL.md"),
+        (await readText(client, "skill://engineering/observability/_index.md")).includes(
+          "skill://engineering/observability/metrics/SKILL.md",
+        ),
       );
     } finally {
       await client.close();
@@ -227,7 +234,10 @@ describe("over HTTP, a 2026-07-28 client on subscriptions/listen", () => {
   test("a deleted root is degraded on /health while the rest keeps serving", async () => {
     rmSync(path.join(shelf.dir, "examples/writing-kit"), { recursive: true });
     await until("a degraded fetch", async () => {
-      const health = (await (await fetch(`${server.origin}/health`)).json()) as { status: string; fetches: Record<string, { watch?: string }> };
+      const health = (await (await fetch(`${server.origin}/health`)).json()) as {
+        status: string;
+        fetches: Record<string, { watch?: string }>;
+      };
       return health.status === "degraded" && health.fetches["./examples/writing-kit"]?.watch === "degraded";
     });
     const client = new Client({ name: "after-delete", version: "1" });

@@ -41,7 +41,9 @@ test("a directory with a marketplace file is served through it; one without, by 
   expect(Object.keys(health.fetches).sort()).toEqual(["plain", "team-market"]);
 
   // A marketplace file appears in the plain directory: the next rebuild serves through it.
-  writeFiles(path.join(base, "plain"), { ".claude-plugin/marketplace.json": JSON.stringify({ plugins: [{ name: "solo-kit", source: "./" }] }) });
+  writeFiles(path.join(base, "plain"), {
+    ".claude-plugin/marketplace.json": JSON.stringify({ plugins: [{ name: "solo-kit", source: "./" }] }),
+  });
   await service.rescan();
   health = buildHealth(service.current);
   expect(health.libraries.plain).toMatchObject({ plugins: ["solo-kit@plain"], skills: 1 });

@@ -126,7 +126,11 @@ describe.each(LEGS)("resources over $name", ({ era, transport: makeTransport }) 
   });
 
   it.each(ABSENT)("answers %s with -32602 and advice to start from the listing", async (uri) => {
-    expect(await rpcError(client.readResource({ uri }))).toEqual({ code: -32602, message: `Not found: ${uri}. ${NO_HINT_ADVICE}`, data: { uri } });
+    expect(await rpcError(client.readResource({ uri }))).toEqual({
+      code: -32602,
+      message: `Not found: ${uri}. ${NO_HINT_ADVICE}`,
+      data: { uri },
+    });
     expect(NO_HINT_ADVICE).not.toContain("_index.md");
   });
 
@@ -138,12 +142,19 @@ describe.each(LEGS)("resources over $name", ({ era, transport: makeTransport }) 
     "skill://engineering//observability/logs/SKILL.md",
   ])("removes dot segments: %s reads logs' SKILL.md, answered under the URI as sent", async (uri) => {
     if (LOGS_SKILL === undefined) throw new Error("logs is an example skill");
-    expect(await readOne(client, uri)).toEqual({ uri, mimeType: "text/markdown", text: servedBytes(LOGS_SKILL, "SKILL.md").toString("utf8") });
+    expect(await readOne(client, uri)).toEqual({
+      uri,
+      mimeType: "text/markdown",
+      text: servedBytes(LOGS_SKILL, "SKILL.md").toString("utf8"),
+    });
   });
 
   it("falls back from a skill to its plugin root, without rewriting the address", async () => {
     const text = exampleFile(STYLE_GUIDE).toString("utf8");
-    for (const uri of ["skill://engineering/code-review/shared/style-guide.md", "skill://oncall/observability/logs/shared/style-guide.md"]) {
+    for (const uri of [
+      "skill://engineering/code-review/shared/style-guide.md",
+      "skill://oncall/observability/logs/shared/style-guide.md",
+    ]) {
       expect(await readOne(client, uri)).toEqual({ uri, mimeType: "text/markdown", text });
     }
     // The published library file is the same bytes.
@@ -157,7 +168,11 @@ describe.each(LEGS)("resources over $name", ({ era, transport: makeTransport }) 
   it("falls back from a library to its plugin roots for files no glob published, byte for byte", async () => {
     const uri = "skill://engineering/commands/review.md";
     // Not a SKILL.md: ${CLAUDE_PLUGIN_ROOT} stays as written.
-    expect(await readOne(client, uri)).toEqual({ uri, mimeType: "text/markdown", text: exampleFile("examples/engineering-kit/commands/review.md").toString("utf8") });
+    expect(await readOne(client, uri)).toEqual({
+      uri,
+      mimeType: "text/markdown",
+      text: exampleFile("examples/engineering-kit/commands/review.md").toString("utf8"),
+    });
   });
 
   it("round-trips a binary file as a base64 blob", async () => {
@@ -165,7 +180,9 @@ describe.each(LEGS)("resources over $name", ({ era, transport: makeTransport }) 
     const content = await readOne(client, uri);
     expect(content.text).toBeUndefined();
     expect({ uri: content.uri, mimeType: content.mimeType }).toEqual({ uri, mimeType: "image/png" });
-    expect(Buffer.from(content.blob ?? "", "base64").equals(exampleFile("examples/writing-kit/skills/release-notes/assets/logo.png"))).toBe(true);
+    expect(Buffer.from(content.blob ?? "", "base64").equals(exampleFile("examples/writing-kit/skills/release-notes/assets/logo.png"))).toBe(
+      true,
+    );
   });
 
   it("serves a shell script as text with its usual media type", async () => {
@@ -186,7 +203,10 @@ describe.each(LEGS)("resources over $name", ({ era, transport: makeTransport }) 
     it("stamps the configured ttlMs and a cacheScope on resources/list and resources/read", async () => {
       const expected = { ttlMs: transport.ttlMs, cacheScope: "public" };
       const list = (await client.listResources(undefined, { cacheMode: "bypass" })) as { ttlMs?: unknown; cacheScope?: unknown };
-      const read = (await client.readResource({ uri: "skill://engineering/_index.md" }, { cacheMode: "bypass" })) as { ttlMs?: unknown; cacheScope?: unknown };
+      const read = (await client.readResource({ uri: "skill://engineering/_index.md" }, { cacheMode: "bypass" })) as {
+        ttlMs?: unknown;
+        cacheScope?: unknown;
+      };
       expect([list, read].map(({ ttlMs, cacheScope }) => ({ ttlMs, cacheScope }))).toEqual([expected, expected]);
     });
   }

@@ -44,7 +44,11 @@ describe.each(LEGS)("skills extension over $name", ({ era, transport: makeTransp
     const entry = listed.find((e) => e.uri === uri) as WireSkillEntry;
     for (const resource of entry.resources) {
       const bytes = bytesOf(await readOne(client, resource.uri));
-      expect({ uri: resource.uri, digest: sha256(bytes), size: bytes.length }).toEqual({ uri: resource.uri, digest: resource.digest, size: resource.size });
+      expect({ uri: resource.uri, digest: sha256(bytes), size: bytes.length }).toEqual({
+        uri: resource.uri,
+        digest: resource.digest,
+        size: resource.size,
+      });
     }
   });
 
@@ -63,7 +67,11 @@ describe.each(LEGS)("skills extension over $name", ({ era, transport: makeTransp
       if (skill.resources === "dynamic") throw new Error(`${skill.uri} must list its resources`);
       for (const resource of skill.resources) {
         const file = await skills.read(skill, resource.uri, { cacheMode: "bypass" });
-        expect({ uri: file.uri, verified: file.verified, size: file.bytes.length }).toEqual({ uri: resource.uri, verified: true, size: resource.size });
+        expect({ uri: file.uri, verified: file.verified, size: file.bytes.length }).toEqual({
+          uri: resource.uri,
+          verified: true,
+          size: resource.size,
+        });
       }
     }
     const dir = await skills.readDirectory("skill://engineering/code-review");

@@ -57,19 +57,33 @@ describe.each(LEGS)("tools and prompts over $name", ({ era, transport: makeTrans
 
   it("answers read_resource of an absent address with isError and the advice", async () => {
     const uri = "skill://engineering/nope.md";
-    expect(await call("read_resource", { uri })).toEqual({ content: [{ type: "text", text: `Not found: ${uri}. ${NO_HINT_ADVICE}` }], isError: true });
+    expect(await call("read_resource", { uri })).toEqual({
+      content: [{ type: "text", text: `Not found: ${uri}. ${NO_HINT_ADVICE}` }],
+      isError: true,
+    });
   });
 
   it("answers read_resource of a binary file with an embedded resource carrying the blob", async () => {
     const result = await call("read_resource", { uri: LOGO });
     expect(result).toEqual({
-      content: [{ type: "resource", resource: { uri: LOGO, mimeType: "image/png", blob: exampleFile("examples/writing-kit/skills/release-notes/assets/logo.png").toString("base64") } }],
+      content: [
+        {
+          type: "resource",
+          resource: {
+            uri: LOGO,
+            mimeType: "image/png",
+            blob: exampleFile("examples/writing-kit/skills/release-notes/assets/logo.png").toString("base64"),
+          },
+        },
+      ],
     });
   });
 
   it("answers read_resource with dot segments under the URI as sent", async () => {
     const text = DOCUMENTS["skill://engineering/observability/_index.md"] as string;
-    expect(await call("read_resource", { uri: "skill://engineering/code-review/%2e%2e/observability/_index.md" })).toEqual({ content: [{ type: "text", text }] });
+    expect(await call("read_resource", { uri: "skill://engineering/code-review/%2e%2e/observability/_index.md" })).toEqual({
+      content: [{ type: "text", text }],
+    });
   });
 
   it("answers read_resource without a uri with a tool error, not a protocol error", async () => {
@@ -101,7 +115,10 @@ describe.each(LEGS)("tools and prompts over $name", ({ era, transport: makeTrans
   });
 
   it.each(RENDERED)("renders prompt $name with $args", async ({ name, args, description, text }) => {
-    expect(await client.getPrompt({ name, arguments: args })).toMatchObject({ description, messages: [{ role: "user", content: { type: "text", text } }] });
+    expect(await client.getPrompt({ name, arguments: args })).toMatchObject({
+      description,
+      messages: [{ role: "user", content: { type: "text", text } }],
+    });
   });
 
   it("refuses a missing required argument with -32602 naming it", async () => {
@@ -125,7 +142,10 @@ describe.each(LEGS)("tools and prompts over $name", ({ era, transport: makeTrans
       const tools = await toolsSeenWith({ query: { resources: "off" } });
       expect(names(tools)).toEqual(RESOURCE_TOOL_NAMES);
       for (const tool of tools) expect((tool as { annotations?: unknown }).annotations).toEqual(TOOL_ANNOTATIONS);
-      expect(tools[1]).toMatchObject({ name: "read_resource", inputSchema: { type: "object", required: ["uri"], properties: { uri: { type: "string" } } } });
+      expect(tools[1]).toMatchObject({
+        name: "read_resource",
+        inputSchema: { type: "object", required: ["uri"], properties: { uri: { type: "string" } } },
+      });
     });
 
     it("lists the resource tools with X-MCP-Resources: off", async () => {
@@ -140,7 +160,10 @@ describe.each(LEGS)("tools and prompts over $name", ({ era, transport: makeTrans
     });
 
     it("lists all four tools when both features are off, however many skills the shelf holds", async () => {
-      expect(names(await toolsSeenWith({ query: { resources: "off", prompts: "off" } }))).toEqual([...RESOURCE_TOOL_NAMES, ...PROMPT_TOOL_NAMES]);
+      expect(names(await toolsSeenWith({ query: { resources: "off", prompts: "off" } }))).toEqual([
+        ...RESOURCE_TOOL_NAMES,
+        ...PROMPT_TOOL_NAMES,
+      ]);
     });
 
     it("answers list_resources with the full listing with ?skills=full", async () => {

@@ -83,10 +83,18 @@ describe("readAnswer", () => {
     const cache = new ContentCache();
     const png = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0xff, 0xfe]);
     const binary = fileAnswer("logo.png", png, "image/png");
-    expect(await readAnswer(binary, cache)).toEqual({ ok: true, uri: "skill://lib/s/logo.png", mimeType: "image/png", blob: Buffer.from(png).toString("base64") });
+    expect(await readAnswer(binary, cache)).toEqual({
+      ok: true,
+      uri: "skill://lib/s/logo.png",
+      mimeType: "image/png",
+      blob: Buffer.from(png).toString("base64"),
+    });
     const served = new TextEncoder().encode("see skill://lib/a.md\n");
     const substituted = fileAnswer("SKILL.md", "see ${CLAUDE_PLUGIN_ROOT}/a.md\n");
-    const outcome = await readAnswer({ ...substituted, file: { ...substituted.file, bytes: served, size: served.length, digest: sha(served) } }, cache);
+    const outcome = await readAnswer(
+      { ...substituted, file: { ...substituted.file, bytes: served, size: served.length, digest: sha(served) } },
+      cache,
+    );
     expect(outcome).toEqual({ ok: true, uri: "skill://lib/s/SKILL.md", mimeType: "text/markdown", text: "see skill://lib/a.md\n" });
   });
 });

@@ -3,10 +3,14 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, test } from "vitest";
 import * as api from "../../src/index.js";
-import { VERSION } from "../../src/version.js";
+import { VERSION } from "../../src/address/index.js";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
-const pkg = JSON.parse(readFileSync(path.join(ROOT, "package.json"), "utf8")) as { version: string; main: string; bin: Record<string, string> };
+const pkg = JSON.parse(readFileSync(path.join(ROOT, "package.json"), "utf8")) as {
+  version: string;
+  main: string;
+  bin: Record<string, string>;
+};
 
 describe("the package", () => {
   test("serverInfo.version is package.json's version", () => {

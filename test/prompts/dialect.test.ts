@@ -43,6 +43,9 @@ const ROWS: Row[] = [
 
 describe("detectDialect", () => {
   test.each(ROWS)("$path $fm $body ($configured) -> $expect", ({ path, command, fm, body, configured, expect: dialect }) => {
-    expect(detectDialect({ path, text: "", command: command ?? false }, fm ?? {}, body ?? "", configured ?? "auto")).toEqual({ ok: true, dialect });
+    expect(detectDialect({ path, text: "", command: command ?? false }, fm ?? {}, body ?? "", configured ?? "auto")).toEqual({
+      ok: true,
+      dialect,
+    });
   });
 });

@@ -57,15 +57,19 @@ describe("parsePromptFiles", () => {
 
   test("the first file in sorted path order claims a stem; a file that fails to parse claims nothing", () => {
     const result = parsePromptFiles(
-      [file("prompts/review.md"), file("commands/review.md"), file("a/review.prompt.md", "no frontmatter"), file("prompts/other.md", "---\napplyTo: x\n---\n")],
+      [
+        file("prompts/review.md"),
+        file("commands/review.md"),
+        file("a/review.prompt.md", "no frontmatter"),
+        file("prompts/other.md", "---\napplyTo: x\n---\n"),
+      ],
       "auto",
     );
     expect(result.prompts.map((p) => [p.path, p.stem, p.dialect])).toEqual([["commands/review.md", "review", "claude"]]);
     expect(result.skipped).toEqual([
       {
         path: "a/review.prompt.md",
-        reason:
-          "prompt has no frontmatter; outside commands/, a prompt file must start with a YAML block between '---' lines",
+        reason: "prompt has no frontmatter; outside commands/, a prompt file must start with a YAML block between '---' lines",
       },
       { path: "prompts/other.md", reason: "has 'applyTo' in its frontmatter, so it is an instruction file, not a prompt" },
       { path: "prompts/review.md", reason: "a second prompt named 'review' in this plugin; commands/review.md already serves that name" },
@@ -130,13 +134,20 @@ describe("a body marker decides and the same body compiles", () => {
 
   test("skillshelf placeholders found by detection are all checked", () => {
     const def = defineFor("prompts/x.md", "---\narguments: [{name: a}, {name: b}]\n---\n{{a}} {{b}}");
-    expect(def.segments).toEqual([{ kind: "value", name: "a" }, { kind: "text", text: " " }, { kind: "value", name: "b" }]);
+    expect(def.segments).toEqual([
+      { kind: "value", name: "a" },
+      { kind: "text", text: " " },
+      { kind: "value", name: "b" },
+    ]);
   });
 });
 
 describe("Claude commands without frontmatter", () => {
   test("serve their whole body, as Claude Code runs them", () => {
-    const result = parsePromptFiles([{ path: "commands/review.md", text: "\uFEFF# Review\n\nReview $ARGUMENTS carefully.\n", command: true }], "auto");
+    const result = parsePromptFiles(
+      [{ path: "commands/review.md", text: "\uFEFF# Review\n\nReview $ARGUMENTS carefully.\n", command: true }],
+      "auto",
+    );
     expect(result.skipped).toEqual([]);
     const [prompt] = buildPromptDefs("kit", result.prompts, "p");
     expect(prompt?.name).toBe("kit_review");

@@ -30,12 +30,37 @@ const ROWS: { title: string; body: string; args: PromptArgs; text: string }[] = 
   { title: "a given value beats the default", body: "{{depth}}", args: { topic: "t", depth: "deep" }, text: "deep" },
   { title: "a number default is text", body: "{{count}}", args: { topic: "t" }, text: "3" },
   { title: "an optional argument not given is empty", body: "[{{note}}]", args: { topic: "t" }, text: "[]" },
-  { title: "a value is inserted verbatim", body: "{{topic}}", args: { topic: "{{note}} $ARGUMENTS ${input:x}" }, text: "{{note}} $ARGUMENTS ${input:x}" },
-  { title: "other dialects' placeholders are text", body: "$ARGUMENTS $0 $topic ${input:topic}", args: { topic: "t" }, text: "$ARGUMENTS $0 $topic ${input:topic}" },
+  {
+    title: "a value is inserted verbatim",
+    body: "{{topic}}",
+    args: { topic: "{{note}} $ARGUMENTS ${input:x}" },
+    text: "{{note}} $ARGUMENTS ${input:x}",
+  },
+  {
+    title: "other dialects' placeholders are text",
+    body: "$ARGUMENTS $0 $topic ${input:topic}",
+    args: { topic: "t" },
+    text: "$ARGUMENTS $0 $topic ${input:topic}",
+  },
   { title: "shell commands are text", body: "!`rm -rf {{topic}}`", args: { topic: "x" }, text: "!`rm -rf x`" },
-  { title: "the plugin root becomes the library", body: "${CLAUDE_PLUGIN_ROOT}/a.md ${CLAUDE_PLUGIN_ROOT}", args: { topic: "t" }, text: "skill://kit/a.md skill://kit" },
-  { title: "the skill dir stays as written", body: "${CLAUDE_SKILL_DIR}/x ${OTHER}", args: { topic: "t" }, text: "${CLAUDE_SKILL_DIR}/x ${OTHER}" },
-  { title: "the plugin root in a value too (replaced after substitution)", body: "{{topic}}", args: { topic: "${CLAUDE_PLUGIN_ROOT}" }, text: "skill://kit" },
+  {
+    title: "the plugin root becomes the library",
+    body: "${CLAUDE_PLUGIN_ROOT}/a.md ${CLAUDE_PLUGIN_ROOT}",
+    args: { topic: "t" },
+    text: "skill://kit/a.md skill://kit",
+  },
+  {
+    title: "the skill dir stays as written",
+    body: "${CLAUDE_SKILL_DIR}/x ${OTHER}",
+    args: { topic: "t" },
+    text: "${CLAUDE_SKILL_DIR}/x ${OTHER}",
+  },
+  {
+    title: "the plugin root in a value too (replaced after substitution)",
+    body: "{{topic}}",
+    args: { topic: "${CLAUDE_PLUGIN_ROOT}" },
+    text: "skill://kit",
+  },
   { title: "nothing is appended", body: "Static.", args: { topic: "t", note: "n" }, text: "Static." },
 ];
 
@@ -54,7 +79,10 @@ describe("skillshelf rendering", () => {
   });
 
   test.each([{ topic: undefined }, { topic: null }, { topic: "" }, {}])("missing required %o", (args: PromptArgs) => {
-    expect(renderPrompt(review("{{topic}}"), args)).toEqual({ ok: false, message: "Missing required argument 'topic' for prompt 'kit_review'" });
+    expect(renderPrompt(review("{{topic}}"), args)).toEqual({
+      ok: false,
+      message: "Missing required argument 'topic' for prompt 'kit_review'",
+    });
   });
 
   test("several missing required arguments are all named", () => {

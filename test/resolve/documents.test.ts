@@ -41,7 +41,13 @@ describe("_index.md (§4.1), exact text", () => {
       scope: FULL_SCOPE,
       name: "full",
       uri: "skill://kit/_index.md",
-      lines: ["# kit — 2 skills", "", "skill://kit/writing/_index.md: 1 skill", "skill://kit/writing/SKILL.md: Write well.", "skill://kit/_files.md: 1 library file"],
+      lines: [
+        "# kit — 2 skills",
+        "",
+        "skill://kit/writing/_index.md: 1 skill",
+        "skill://kit/writing/SKILL.md: Write well.",
+        "skill://kit/_files.md: 1 library file",
+      ],
     },
     {
       scope: FULL_SCOPE,
@@ -82,16 +88,35 @@ describe("_index.md (§4.1), exact text", () => {
 describe("_files.md (§4.2), exact text", () => {
   const advice = "These files sit outside every skill; skills cite them, so read one when a skill points to it.";
   const rows = [
-    { uri: "skill://grafana/_files.md", lines: ["# grafana — 2 library files", "", advice, "", "skill://grafana/shared/api.md", "skill://grafana/shared/auth.md"] },
+    {
+      uri: "skill://grafana/_files.md",
+      lines: ["# grafana — 2 library files", "", advice, "", "skill://grafana/shared/api.md", "skill://grafana/shared/auth.md"],
+    },
     { uri: "skill://kit/_files.md", lines: ["# kit — 1 library file", "", advice, "", "skill://kit/shared/x.md"] },
     {
       uri: "skill://docs/_files.md",
-      lines: ["# docs — 3 library files", "", advice, "", "skill://docs/a.md", "skill://docs/guide/deep/more.md", "skill://docs/guide/intro.md"],
+      lines: [
+        "# docs — 3 library files",
+        "",
+        advice,
+        "",
+        "skill://docs/a.md",
+        "skill://docs/guide/deep/more.md",
+        "skill://docs/guide/intro.md",
+      ],
     },
     {
       // Plugin order first: mixedq's aaa.md comes after every file of mixedp.
       uri: "skill://mixed/_files.md",
-      lines: ["# mixed — 3 library files", "", advice, "", "skill://mixed/team/README.md", "skill://mixed/zz/100%25%20sure.md", "skill://mixed/aaa.md"],
+      lines: [
+        "# mixed — 3 library files",
+        "",
+        advice,
+        "",
+        "skill://mixed/team/README.md",
+        "skill://mixed/zz/100%25%20sure.md",
+        "skill://mixed/aaa.md",
+      ],
     },
   ];
   test.each(rows)("$uri", ({ uri, lines }) => {
@@ -125,7 +150,11 @@ describe("_manifest (§4.3), exact JSON", () => {
         entry("refs/style.md", "# Style\n"),
       ],
     },
-    { uri: "skill://kit/writing/drafts/_manifest", skill: "kit/writing/drafts", entries: [entry("SKILL.md", skillMd("drafts", "Draft first."))] },
+    {
+      uri: "skill://kit/writing/drafts/_manifest",
+      skill: "kit/writing/drafts",
+      entries: [entry("SKILL.md", skillMd("drafts", "Draft first."))],
+    },
   ];
   test.each(rows)("$uri", ({ uri, skill, entries }) => {
     expect(text(FULL_SCOPE, uri)).toBe(`{\n  "skill": "${skill}",\n  "files": [\n${entries.join(",\n")}\n  ]\n}\n`);
@@ -137,9 +166,24 @@ describe("listing rows (§4.4)", () => {
   const md = "text/markdown";
   const indexRows = [
     { uri: "skill://docs/_files.md", name: "docs/_files.md", description: "3 library files outside every skill.", mimeType: md },
-    { uri: "skill://grafana/_index.md", name: "grafana/_index.md", description: "Library index: 6 skills. Grafana's skills.", mimeType: md },
-    { uri: "skill://grafana/grafana-k6/_index.md", name: "grafana/grafana-k6/_index.md", description: "Folder index: 2 skills.", mimeType: md },
-    { uri: "skill://grafana/grafana-lgtm/_index.md", name: "grafana/grafana-lgtm/_index.md", description: "Folder index: 3 skills.", mimeType: md },
+    {
+      uri: "skill://grafana/_index.md",
+      name: "grafana/_index.md",
+      description: "Library index: 6 skills. Grafana's skills.",
+      mimeType: md,
+    },
+    {
+      uri: "skill://grafana/grafana-k6/_index.md",
+      name: "grafana/grafana-k6/_index.md",
+      description: "Folder index: 2 skills.",
+      mimeType: md,
+    },
+    {
+      uri: "skill://grafana/grafana-lgtm/_index.md",
+      name: "grafana/grafana-lgtm/_index.md",
+      description: "Folder index: 3 skills.",
+      mimeType: md,
+    },
     { uri: "skill://grafana/_files.md", name: "grafana/_files.md", description: "2 library files outside every skill.", mimeType: md },
     { uri: "skill://kit/_index.md", name: "kit/_index.md", description: "Library index: 2 skills.", mimeType: md },
     { uri: "skill://kit/writing/_index.md", name: "kit/writing/_index.md", description: "Folder index: 1 skill.", mimeType: md },

@@ -21,7 +21,10 @@ describe("directory hints (§2.4), one row per kind of directory", () => {
       uri: "skill://grafana/grafana-lgtm/loki",
       tail: "It is a skill: read skill://grafana/grafana-lgtm/loki/SKILL.md or skill://grafana/grafana-lgtm/loki/_manifest.",
     },
-    { uri: "skill://kit/writing/drafts/", tail: "It is a skill: read skill://kit/writing/drafts/SKILL.md or skill://kit/writing/drafts/_manifest." },
+    {
+      uri: "skill://kit/writing/drafts/",
+      tail: "It is a skill: read skill://kit/writing/drafts/SKILL.md or skill://kit/writing/drafts/_manifest.",
+    },
     {
       uri: "skill://kit/writing",
       tail: "It is a skill and a folder: read skill://kit/writing/SKILL.md, skill://kit/writing/_manifest or skill://kit/writing/_index.md.",
@@ -32,9 +35,18 @@ describe("directory hints (§2.4), one row per kind of directory", () => {
       uri: "skill://mixed/team",
       tail: "It is a folder and a directory of library files: read skill://mixed/team/_index.md or skill://mixed/_files.md.",
     },
-    { uri: "skill://grafana/grafana-lgtm/loki/references", tail: "It is a directory inside a skill: read skill://grafana/grafana-lgtm/loki/_manifest." },
-    { uri: "skill://grafana/grafana-lgtm/loki/references/deep/", tail: "It is a directory inside a skill: read skill://grafana/grafana-lgtm/loki/_manifest." },
-    { uri: "skill://grafana/grafana-lgtm/loki/.github", tail: "It is a directory inside a skill: read skill://grafana/grafana-lgtm/loki/_manifest." },
+    {
+      uri: "skill://grafana/grafana-lgtm/loki/references",
+      tail: "It is a directory inside a skill: read skill://grafana/grafana-lgtm/loki/_manifest.",
+    },
+    {
+      uri: "skill://grafana/grafana-lgtm/loki/references/deep/",
+      tail: "It is a directory inside a skill: read skill://grafana/grafana-lgtm/loki/_manifest.",
+    },
+    {
+      uri: "skill://grafana/grafana-lgtm/loki/.github",
+      tail: "It is a directory inside a skill: read skill://grafana/grafana-lgtm/loki/_manifest.",
+    },
     { uri: "skill://kit/writing/refs", tail: "It is a directory inside a skill: read skill://kit/writing/_manifest." },
   ];
   test.each(rows)("$uri -> $tail", ({ uri, tail }) => {
@@ -69,8 +81,18 @@ describe("out of scope reads exactly like never existing (URI aside)", () => {
     { scope: lgtm, name: "lgtm", hidden: "skill://grafana/grafana-k6/", absent: "skill://grafana/grafana-zz/" },
     { scope: lgtm, name: "lgtm", hidden: "skill://grafana/grafana-k6/k6-run", absent: "skill://grafana/grafana-zz/k6-zz" },
     { scope: lgtm, name: "lgtm", hidden: "skill://grafana/grafana-k6/_index.md", absent: "skill://grafana/grafana-zz/_index.md" },
-    { scope: lgtm, name: "lgtm", hidden: "skill://grafana/grafana-k6/k6-run/SKILL.md", absent: "skill://grafana/grafana-zz/k6-zz/SKILL.md" },
-    { scope: lgtm, name: "lgtm", hidden: "skill://grafana/grafana-k6/k6-run/_manifest", absent: "skill://grafana/grafana-zz/k6-zz/_manifest" },
+    {
+      scope: lgtm,
+      name: "lgtm",
+      hidden: "skill://grafana/grafana-k6/k6-run/SKILL.md",
+      absent: "skill://grafana/grafana-zz/k6-zz/SKILL.md",
+    },
+    {
+      scope: lgtm,
+      name: "lgtm",
+      hidden: "skill://grafana/grafana-k6/k6-run/_manifest",
+      absent: "skill://grafana/grafana-zz/k6-zz/_manifest",
+    },
     { scope: lgtm, name: "lgtm", hidden: "skill://grafana/overview", absent: "skill://grafana/zz" },
     { scope: lgtm, name: "lgtm", hidden: "skill://grafana/k6-notes.md", absent: "skill://grafana/zz-notes.md" },
     { scope: lgtm, name: "lgtm", hidden: "skill://docs", absent: "skill://nope" },

@@ -24,10 +24,7 @@ const pluginSpec = (id: string): fc.Arbitrary<PluginSpec> =>
   });
 
 const shelfArb: fc.Arbitrary<Shelf> = fc
-  .tuple(
-    fc.tuple(...PLUGINS.map(pluginSpec)),
-    fc.tuple(...LIBRARIES.map(() => fc.subarray(PLUGINS))),
-  )
+  .tuple(fc.tuple(...PLUGINS.map(pluginSpec)), fc.tuple(...LIBRARIES.map(() => fc.subarray(PLUGINS))))
   .map(([plugins, members]) =>
     buildTestShelf({ plugins, libraries: LIBRARIES.map((name, i) => ({ name, plugins: members[i] as string[] })) }),
   );
@@ -35,21 +32,87 @@ const shelfArb: fc.Arbitrary<Shelf> = fc
 const scopeArb: fc.Arbitrary<Scope> = fc.oneof(
   fc.constant(FULL_SCOPE),
   fc
-    .record({ library: fc.option(fc.constantFrom(...LIBRARIES), { nil: undefined }), plugins: fc.option(fc.subarray(PLUGINS), { nil: undefined }) })
+    .record({
+      library: fc.option(fc.constantFrom(...LIBRARIES), { nil: undefined }),
+      plugins: fc.option(fc.subarray(PLUGINS), { nil: undefined }),
+    })
     .map((spec) => scopeOf(spec)),
 );
 
 const SEGMENTS = [
-  "a", "b", "c", "d", "e", "x", "r", "z", "skills", "shared", "top.md", "s.md", "f.md", "g.md", "h.md", "t.md", "ref.md",
-  "extra.md", "raw.md", "README.md", "SKILL.md", "_index.md", "_files.md", "_manifest", ".env", ".hidden.md", ".github",
-  "..", ".", "", "%2e%2e", "%2E", "%2F", "%5C", "%00", "%zz", "%", "l0", "l1",
+  "a",
+  "b",
+  "c",
+  "d",
+  "e",
+  "x",
+  "r",
+  "z",
+  "skills",
+  "shared",
+  "top.md",
+  "s.md",
+  "f.md",
+  "g.md",
+  "h.md",
+  "t.md",
+  "ref.md",
+  "extra.md",
+  "raw.md",
+  "README.md",
+  "SKILL.md",
+  "_index.md",
+  "_files.md",
+  "_manifest",
+  ".env",
+  ".hidden.md",
+  ".github",
+  "..",
+  ".",
+  "",
+  "%2e%2e",
+  "%2E",
+  "%2F",
+  "%5C",
+  "%00",
+  "%zz",
+  "%",
+  "l0",
+  "l1",
 ];
 /** Paths that exist somewhere on the generated shelves, so random URIs hit real files often. */
 const KNOWN = [
-  "a/SKILL.md", "a/ref.md", "a/.hidden.md", "a/_manifest", "a/b/SKILL.md", "a/b/ref.md", "b/ref.md", "c/ref.md",
-  "x/c/ref.md", "x/c/raw.md", "d/e/SKILL.md", "d/e/ref.md", "shared/s.md", "a/f.md", "b/g.md", "d/h.md", "top.md",
-  "README.md", ".env", "skills/a/extra.md", "skills/a/ref.md", "a/skills/a/ref.md", "a/shared/t.md", "shared/t.md",
-  "r/skills/b/SKILL.md", "skills/z/x.md", "a/_index.md", "d/_index.md", "_files.md", "_index.md", "a/b/_manifest",
+  "a/SKILL.md",
+  "a/ref.md",
+  "a/.hidden.md",
+  "a/_manifest",
+  "a/b/SKILL.md",
+  "a/b/ref.md",
+  "b/ref.md",
+  "c/ref.md",
+  "x/c/ref.md",
+  "x/c/raw.md",
+  "d/e/SKILL.md",
+  "d/e/ref.md",
+  "shared/s.md",
+  "a/f.md",
+  "b/g.md",
+  "d/h.md",
+  "top.md",
+  "README.md",
+  ".env",
+  "skills/a/extra.md",
+  "skills/a/ref.md",
+  "a/skills/a/ref.md",
+  "a/shared/t.md",
+  "shared/t.md",
+  "r/skills/b/SKILL.md",
+  "skills/z/x.md",
+  "a/_index.md",
+  "d/_index.md",
+  "_files.md",
+  "_index.md",
+  "a/b/_manifest",
 ];
 const segmentArb = fc.oneof(fc.constantFrom(...SEGMENTS), fc.string({ maxLength: 4 }));
 const uriArb: fc.Arbitrary<string> = fc.oneof(

@@ -28,10 +28,24 @@ interface Row {
 describe("skill files (§2.2 step 1)", () => {
   const rows: Row[] = [
     { uri: "skill://grafana/grafana-lgtm/loki/SKILL.md", expect: "file fixture:lgtm/skills/grafana-lgtm/loki/SKILL.md" },
-    { uri: "skill://grafana/grafana-lgtm/loki/references/logql.md", expect: "file fixture:lgtm/skills/grafana-lgtm/loki/references/logql.md" },
-    { uri: "skill://grafana/grafana-lgtm/loki/references/deep/more.md", expect: "file fixture:lgtm/skills/grafana-lgtm/loki/references/deep/more.md" },
-    { uri: "skill://grafana/grafana-lgtm/loki/.github/notes.md", expect: "file fixture:lgtm/skills/grafana-lgtm/loki/.github/notes.md", why: ".github is not hidden" },
-    { uri: "skill://grafana/grafana-lgtm/loki/_index.md", expect: "file fixture:lgtm/skills/grafana-lgtm/loki/_index.md", why: "no folder here, so the skill's own file" },
+    {
+      uri: "skill://grafana/grafana-lgtm/loki/references/logql.md",
+      expect: "file fixture:lgtm/skills/grafana-lgtm/loki/references/logql.md",
+    },
+    {
+      uri: "skill://grafana/grafana-lgtm/loki/references/deep/more.md",
+      expect: "file fixture:lgtm/skills/grafana-lgtm/loki/references/deep/more.md",
+    },
+    {
+      uri: "skill://grafana/grafana-lgtm/loki/.github/notes.md",
+      expect: "file fixture:lgtm/skills/grafana-lgtm/loki/.github/notes.md",
+      why: ".github is not hidden",
+    },
+    {
+      uri: "skill://grafana/grafana-lgtm/loki/_index.md",
+      expect: "file fixture:lgtm/skills/grafana-lgtm/loki/_index.md",
+      why: "no folder here, so the skill's own file",
+    },
     { uri: "skill://grafana/grafana-lgtm/loki/../tempo/SKILL.md", expect: "file fixture:lgtm/skills/grafana-lgtm/tempo/SKILL.md" },
     { uri: "skill://grafana/grafana-lgtm/loki/%2e%2e/tempo/SKILL.md", expect: "file fixture:lgtm/skills/grafana-lgtm/tempo/SKILL.md" },
     { uri: "skill://grafana//grafana-lgtm///loki/./SKILL.md", expect: "file fixture:lgtm/skills/grafana-lgtm/loki/SKILL.md" },
@@ -103,13 +117,25 @@ describe("the plugin-root fallback and its refusals", () => {
     { uri: "skill://grafana/grafana-lgtm/loki/README.md", expect: "fallback fixture:lgtm/README.md" },
     { uri: "skill://grafana/grafana-lgtm/loki/docs/guide.md", expect: "fallback fixture:lgtm/docs/guide.md" },
     { uri: "skill://kit/writing/shared/y.md", expect: "fallback fixture:kit/shared/y.md" },
-    { uri: "skill://kit/writing/shared/x.md", expect: "fallback fixture:kit/shared/x.md", why: "same bytes as the library file, not rewritten" },
+    {
+      uri: "skill://kit/writing/shared/x.md",
+      expect: "fallback fixture:kit/shared/x.md",
+      why: "same bytes as the library file, not rewritten",
+    },
     { uri: "skill://grafana/grafana-lgtm/loki/.env", expect: "notFound", why: "hidden" },
     { uri: "skill://grafana/grafana-lgtm/loki/conf/.secret/key.md", expect: "notFound", why: "hidden directory" },
     { uri: "skill://grafana/grafana-lgtm/loki/docs/_index.md", expect: "notFound", why: "reserved last segment" },
     { uri: "skill://grafana/grafana-lgtm/loki/docs/_files.md", expect: "notFound", why: "reserved last segment" },
-    { uri: "skill://grafana/grafana-lgtm/loki/skills/grafana-lgtm/broken/ref.md", expect: "notFound", why: "inside a skipped skill's directory" },
-    { uri: "skill://grafana/grafana-lgtm/loki/skills/grafana-lgtm/tempo/SKILL.md", expect: "notFound", why: "inside a served skill's directory" },
+    {
+      uri: "skill://grafana/grafana-lgtm/loki/skills/grafana-lgtm/broken/ref.md",
+      expect: "notFound",
+      why: "inside a skipped skill's directory",
+    },
+    {
+      uri: "skill://grafana/grafana-lgtm/loki/skills/grafana-lgtm/tempo/SKILL.md",
+      expect: "notFound",
+      why: "inside a served skill's directory",
+    },
     { uri: "skill://grafana/grafana-lgtm/loki/grafana-lgtm/broken/ref.md", expect: "notFound", why: "inside a skipped skill's address" },
     { uri: "skill://grafana/grafana-lgtm/loki/grafana-lgtm/tempo/extra.md", expect: "notFound", why: "inside a served skill's address" },
     { uri: "skill://solo/solo/notes.md", expect: "notFound", why: "the whole plugin is a skill" },
@@ -127,8 +153,16 @@ describe("the plugin-root fallback and its refusals", () => {
     { uri: "skill://grafana/grafana-lgtm/broken/ref.md", expect: "notFound", why: "inside a skipped skill's address" },
     { uri: "skill://grafana/grafana-lgtm/tempo/extra.md", expect: "notFound", why: "inside a served skill's address" },
     { uri: "skill://grafana/grafana-k6/k6-run/x.md", expect: "notFound", why: "inside a skill's address, another plugin's file" },
-    { uri: "skill://grafana/plugins/k6/skills/grafana-k6/k6-run/SKILL.md", expect: "notFound", why: "another plugin's skill directory on the same fetch" },
-    { uri: "skill://grafana/plugins/lgtm/skills/grafana-lgtm/broken/ref.md", expect: "notFound", why: "another plugin's skipped skill on the same fetch" },
+    {
+      uri: "skill://grafana/plugins/k6/skills/grafana-k6/k6-run/SKILL.md",
+      expect: "notFound",
+      why: "another plugin's skill directory on the same fetch",
+    },
+    {
+      uri: "skill://grafana/plugins/lgtm/skills/grafana-lgtm/broken/ref.md",
+      expect: "notFound",
+      why: "another plugin's skipped skill on the same fetch",
+    },
     { uri: "skill://solo/notes.md", expect: "notFound", why: "the whole plugin is a skill" },
   ];
   test.each(rows)("$uri -> $expect", ({ uri, expect: expected }) => {
@@ -150,14 +184,23 @@ describe("scope filtering", () => {
   const lgtmOnly = scopeOf({ plugins: ["lgtm", "mono"] });
   const kitOnly = scopeOf({ library: "kit" });
   const rows: (Row & { scope: string })[] = [
-    { scope: "lgtm+mono", uri: "skill://grafana/grafana-lgtm/loki/SKILL.md", expect: "file fixture:lgtm/skills/grafana-lgtm/loki/SKILL.md" },
+    {
+      scope: "lgtm+mono",
+      uri: "skill://grafana/grafana-lgtm/loki/SKILL.md",
+      expect: "file fixture:lgtm/skills/grafana-lgtm/loki/SKILL.md",
+    },
     { scope: "lgtm+mono", uri: "skill://grafana/_index.md", expect: "document # grafana — 3 skills" },
     { scope: "lgtm+mono", uri: "skill://grafana/grafana-k6/_index.md", expect: "notFound" },
     { scope: "lgtm+mono", uri: "skill://grafana/grafana-k6/k6-run/SKILL.md", expect: "notFound" },
     { scope: "lgtm+mono", uri: "skill://grafana/grafana-k6/k6-run/_manifest", expect: "notFound" },
     { scope: "lgtm+mono", uri: "skill://grafana/overview/SKILL.md", expect: "notFound" },
     { scope: "lgtm+mono", uri: "skill://grafana/k6-notes.md", expect: "notFound", why: "k6's root is not admitted" },
-    { scope: "lgtm+mono", uri: "skill://grafana/grafana-k6/k6-run/x.md", expect: "notFound", why: "narrowing never uncovers a file a skill shadows" },
+    {
+      scope: "lgtm+mono",
+      uri: "skill://grafana/grafana-k6/k6-run/x.md",
+      expect: "notFound",
+      why: "narrowing never uncovers a file a skill shadows",
+    },
     { scope: "lgtm+mono", uri: "skill://grafana/grafana-k8/x.md", expect: "fallback fixture:mono/grafana-k8/x.md" },
     { scope: "lgtm+mono", uri: "skill://docs/_files.md", expect: "notFound" },
     { scope: "lgtm+mono", uri: "skill://docs/a.md", expect: "notFound" },

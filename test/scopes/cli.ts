@@ -28,13 +28,16 @@ export interface BuiltCli {
 /** dist/cli.js when it is newer than every source file, else a private build of the current sources. */
 export async function buildCli(): Promise<BuiltCli> {
   const dist = path.join(REPO, "dist", "cli.js");
-  if (fs.existsSync(dist) && fs.statSync(dist).mtimeMs > newestMtime(path.join(REPO, "src"))) return { path: dist, remove: () => undefined };
+  if (fs.existsSync(dist) && fs.statSync(dist).mtimeMs > newestMtime(path.join(REPO, "src")))
+    return { path: dist, remove: () => undefined };
   const out = fs.mkdtempSync(path.join(os.tmpdir(), "skillshelf-scopes-cli-"));
   fs.writeFileSync(path.join(out, "package.json"), '{"type": "module"}\n');
   fs.symlinkSync(path.join(REPO, "node_modules"), path.join(out, "node_modules"), "dir");
   const tsc = path.join(REPO, "node_modules", "typescript", "bin", "tsc");
   // Type errors elsewhere in a tree under edit still emit JavaScript; only a missing cli.js is fatal.
-  await promisify(execFile)(process.execPath, [tsc, "-p", path.join(REPO, "tsconfig.build.json"), "--outDir", path.join(out, "dist")], { cwd: REPO }).catch(() => undefined);
+  await promisify(execFile)(process.execPath, [tsc, "-p", path.join(REPO, "tsconfig.build.json"), "--outDir", path.join(out, "dist")], {
+    cwd: REPO,
+  }).catch(() => undefined);
   const cli = path.join(out, "dist", "cli.js");
   if (!fs.existsSync(cli)) throw new Error("the CLI did not build");
   return { path: cli, remove: () => fs.rmSync(out, { recursive: true, force: true }) };

@@ -51,13 +51,23 @@ async function call(url: string, init: { method?: string; headers?: Record<strin
   return { status: response.status, wwwAuthenticate: response.headers.get("www-authenticate"), body: await response.text() };
 }
 
-const INITIALIZE = { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "t", version: "1" } } };
+const INITIALIZE = {
+  jsonrpc: "2.0",
+  id: 1,
+  method: "initialize",
+  params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "t", version: "1" } },
+};
 
 describe("bearer-token clients over the CLI's HTTP server", () => {
   let child: Child;
   let origin: string;
   beforeAll(async () => {
-    child = spawnCli(cli.path, ["serve", "--config", fixture.configPath, "--cache-dir", cacheDir(), "--port", "0", "--log-level", "debug"], childEnv(TOKEN_VARS), fixture.dir);
+    child = spawnCli(
+      cli.path,
+      ["serve", "--config", fixture.configPath, "--cache-dir", cacheDir(), "--port", "0", "--log-level", "debug"],
+      childEnv(TOKEN_VARS),
+      fixture.dir,
+    );
     origin = await waitForListening(child);
   }, 60_000);
   afterAll(async () => {
@@ -94,9 +104,15 @@ describe("bearer-token clients over the CLI's HTTP server", () => {
   });
 
   test("a wrong or malformed token: 401, and the token is not echoed", async () => {
-    const invalid = { status: 401, wwwAuthenticate: 'Bearer error="invalid_token"', body: JSON.stringify({ error: "the bearer token is not valid" }) };
+    const invalid = {
+      status: 401,
+      wwwAuthenticate: 'Bearer error="invalid_token"',
+      body: JSON.stringify({ error: "the bearer token is not valid" }),
+    };
     expect(await call(`${origin}/mcp`, { method: "POST", headers: bearer(WRONG_TOKEN), body: INITIALIZE })).toEqual(invalid);
-    expect(await call(`${origin}/mcp`, { method: "POST", headers: { authorization: `Basic ${WRONG_TOKEN}` }, body: INITIALIZE })).toEqual(invalid);
+    expect(await call(`${origin}/mcp`, { method: "POST", headers: { authorization: `Basic ${WRONG_TOKEN}` }, body: INITIALIZE })).toEqual(
+      invalid,
+    );
     // A real token with a suffix, and a prefix of a real token, are other tokens.
     expect(await call(`${origin}/health`, { headers: bearer(`${TOKENS.admin}x`) })).toEqual(invalid);
     expect(await call(`${origin}/health`, { headers: bearer(TOKENS.admin.slice(0, -1)) })).toEqual(invalid);
@@ -113,9 +129,21 @@ describe("bearer-token clients over the CLI's HTTP server", () => {
       expect((await conn.client.listPrompts()).prompts.map((p) => p.name)).toEqual(["docs_summarize"]);
       const absent = (uri: string) => ({
         ok: false,
-        failure: { error: "ResourceNotFoundError", code: -32602, message: `Not found: ${uri}. Start from the resource listing (resources/list, or the list_resources tool) to see what this server serves.`, data: { uri } },
+        failure: {
+          error: "ResourceNotFoundError",
+          code: -32602,
+          message: `Not found: ${uri}. Start from the resource listing (resources/list, or the list_resources tool) to see what this server serves.`,
+          data: { uri },
+        },
       });
-      for (const uri of ["skill://docs/code-review/SKILL.md", "skill://docs/docs/style.md", "skill://eng/triage/SKILL.md", "skill://eng/_index.md", "skill://eng/observability", "skill://docs/quality"]) {
+      for (const uri of [
+        "skill://docs/code-review/SKILL.md",
+        "skill://docs/docs/style.md",
+        "skill://eng/triage/SKILL.md",
+        "skill://eng/_index.md",
+        "skill://eng/observability",
+        "skill://docs/quality",
+      ]) {
         expect(await readResource(conn.client, uri), uri).toEqual(absent(uri));
       }
     } finally {
@@ -124,11 +152,36 @@ describe("bearer-token clients over the CLI's HTTP server", () => {
   });
 
   test.each([
-    { title: "another library (query)", query: "?library=eng", headers: {}, message: "Scope refused: library 'eng' does not exist; the libraries are: docs." },
-    { title: "a library that does not exist", query: "?library=nope", headers: {}, message: "Scope refused: library 'nope' does not exist; the libraries are: docs." },
-    { title: "another library (header)", query: "", headers: { "X-Skill-Library": "dead" }, message: "Scope refused: library 'dead' does not exist; the libraries are: docs." },
-    { title: "a category outside the ceiling", query: "?categories=engineering", headers: {}, message: "Scope refused: category 'engineering' does not exist; the categories are: writing." },
-    { title: "a tag outside the ceiling", query: "", headers: { "X-Skill-Tags": "review" }, message: "Scope refused: tag 'review' does not exist; the tags are: docs, prose, public." },
+    {
+      title: "another library (query)",
+      query: "?library=eng",
+      headers: {},
+      message: "Scope refused: library 'eng' does not exist; the libraries are: docs.",
+    },
+    {
+      title: "a library that does not exist",
+      query: "?library=nope",
+      headers: {},
+      message: "Scope refused: library 'nope' does not exist; the libraries are: docs.",
+    },
+    {
+      title: "another library (header)",
+      query: "",
+      headers: { "X-Skill-Library": "dead" },
+      message: "Scope refused: library 'dead' does not exist; the libraries are: docs.",
+    },
+    {
+      title: "a category outside the ceiling",
+      query: "?categories=engineering",
+      headers: {},
+      message: "Scope refused: category 'engineering' does not exist; the categories are: writing.",
+    },
+    {
+      title: "a tag outside the ceiling",
+      query: "",
+      headers: { "X-Skill-Tags": "review" },
+      message: "Scope refused: tag 'review' does not exist; the tags are: docs, prose, public.",
+    },
   ] as { title: string; query: string; headers: Record<string, string>; message: string }[])(
     "support-bot cannot widen its ceiling: $title is refused as nonexistent",
     async ({ query, headers, message }) => {
@@ -139,7 +192,11 @@ describe("bearer-token clients over the CLI's HTTP server", () => {
   test("a client narrows inside its ceiling", async () => {
     expect(await listing(TOKENS.support, "?tags=prose")).toEqual(DOCS_W);
     expect(await listing(TOKENS.eng, "?library=docs")).toEqual(DOCS_R);
-    expect(await listing(TOKENS.eng, "", { "X-Skill-Tags": "oncall,sre" })).toEqual(["skill://eng/_index.md", "skill://eng/observability/_index.md", "skill://eng/_files.md"]);
+    expect(await listing(TOKENS.eng, "", { "X-Skill-Tags": "oncall,sre" })).toEqual([
+      "skill://eng/_index.md",
+      "skill://eng/observability/_index.md",
+      "skill://eng/_files.md",
+    ]);
   });
 
   test("admin clients reach /health, /reindex and /; other clients get 403", async () => {
@@ -151,10 +208,18 @@ describe("bearer-token clients over the CLI's HTTP server", () => {
     }
     const health = await call(`${origin}/health`, { headers: bearer(TOKENS.admin) });
     expect(health.status).toBe(200);
-    expect(JSON.parse(health.body)).toMatchObject({ status: "degraded", skills: 10, prompts: 4, plugins: { "broken-kit": { status: "failed" } } });
+    expect(JSON.parse(health.body)).toMatchObject({
+      status: "degraded",
+      skills: 10,
+      prompts: 4,
+      plugins: { "broken-kit": { status: "failed" } },
+    });
     const reindex = await call(`${origin}/reindex`, { method: "POST", headers: bearer(TOKENS.admin) });
     expect(reindex.status).toBe(200);
-    expect(JSON.parse(reindex.body)).toMatchObject({ skills: 10, rebuilt: expect.arrayContaining(["./plugins/ops-kit", "./plugins/missing-kit"]) as unknown });
+    expect(JSON.parse(reindex.body)).toMatchObject({
+      skills: 10,
+      rebuilt: expect.arrayContaining(["./plugins/ops-kit", "./plugins/missing-kit"]) as unknown,
+    });
     const page = await call(`${origin}/`, { headers: bearer(TOKENS.admin) });
     expect(page.status).toBe(200);
   });
@@ -166,7 +231,9 @@ describe("bearer-token clients over the CLI's HTTP server", () => {
         expect(conn.client.getNegotiatedProtocolVersion()).toBe("2026-07-28");
         const list = (await conn.client.listResources(undefined, { cacheMode: "bypass" })) as { cacheScope?: unknown };
         const prompts = (await conn.client.listPrompts(undefined, { cacheMode: "bypass" })) as { cacheScope?: unknown };
-        const read = (await conn.client.readResource({ uri: "skill://docs/_index.md" }, { cacheMode: "bypass" })) as { cacheScope?: unknown };
+        const read = (await conn.client.readResource({ uri: "skill://docs/_index.md" }, { cacheMode: "bypass" })) as {
+          cacheScope?: unknown;
+        };
         expect([list.cacheScope, prompts.cacheScope, read.cacheScope]).toEqual(["private", "private", "private"]);
       } finally {
         await conn.close();
@@ -185,7 +252,12 @@ describe("startup", () => {
   test("an unset token variable exits 2 naming the variable, never a value", async () => {
     const env = childEnv({ ...TOKEN_VARS });
     delete env[TOKEN_ENV.eng];
-    const child = spawnCli(cli.path, ["serve", "--config", fixture.configPath, "--cache-dir", cacheDir(), "--port", "0", "--log-level", "debug"], env, fixture.dir);
+    const child = spawnCli(
+      cli.path,
+      ["serve", "--config", fixture.configPath, "--cache-dir", cacheDir(), "--port", "0", "--log-level", "debug"],
+      env,
+      fixture.dir,
+    );
     expect(await child.exited).toBe(2);
     const text = child.stderr.join("\n");
     expect(text).toContain(`client 'eng-bot': the environment variable ${TOKEN_ENV.eng} that holds its token is not set`);
@@ -193,9 +265,16 @@ describe("startup", () => {
   });
 
   test("an empty token variable is unset too", async () => {
-    const child = spawnCli(cli.path, ["serve", "--config", fixture.configPath, "--cache-dir", cacheDir(), "--port", "0"], childEnv({ ...TOKEN_VARS, [TOKEN_ENV.admin]: "" }), fixture.dir);
+    const child = spawnCli(
+      cli.path,
+      ["serve", "--config", fixture.configPath, "--cache-dir", cacheDir(), "--port", "0"],
+      childEnv({ ...TOKEN_VARS, [TOKEN_ENV.admin]: "" }),
+      fixture.dir,
+    );
     expect(await child.exited).toBe(2);
-    expect(child.stderr.join("\n")).toContain(`client 'platform': the environment variable ${TOKEN_ENV.admin} that holds its token is not set`);
+    expect(child.stderr.join("\n")).toContain(
+      `client 'platform': the environment variable ${TOKEN_ENV.admin} that holds its token is not set`,
+    );
   });
 });
 
@@ -203,7 +282,20 @@ describe("the stdio ceiling flags", () => {
   test("--library docs --tags public serves exactly that ceiling", async () => {
     const transport = new StdioClientTransport({
       command: process.execPath,
-      args: [cli.path, "serve", "--config", fixture.configPath, "--cache-dir", cacheDir(), "--transport", "stdio", "--library", "docs", "--tags", "public"],
+      args: [
+        cli.path,
+        "serve",
+        "--config",
+        fixture.configPath,
+        "--cache-dir",
+        cacheDir(),
+        "--transport",
+        "stdio",
+        "--library",
+        "docs",
+        "--tags",
+        "public",
+      ],
       env: childEnv({}),
       cwd: fixture.dir,
       stderr: "pipe",
@@ -224,7 +316,22 @@ describe("the stdio ceiling flags", () => {
   test("--categories and repeated --tags narrow like the query parameters", async () => {
     const transport = new StdioClientTransport({
       command: process.execPath,
-      args: [cli.path, "serve", "--config", fixture.configPath, "--cache-dir", cacheDir(), "--transport", "stdio", "--categories", "engineering", "--tags", "oncall,runbooks", "--tags", "quality"],
+      args: [
+        cli.path,
+        "serve",
+        "--config",
+        fixture.configPath,
+        "--cache-dir",
+        cacheDir(),
+        "--transport",
+        "stdio",
+        "--categories",
+        "engineering",
+        "--tags",
+        "oncall,runbooks",
+        "--tags",
+        "quality",
+      ],
       env: childEnv({}),
       cwd: fixture.dir,
       stderr: "pipe",
@@ -240,10 +347,21 @@ describe("the stdio ceiling flags", () => {
 
   test.each([
     { flags: ["--library", "nope"], message: "Scope refused: library 'nope' does not exist; the libraries are: dead, docs, eng." },
-    { flags: ["--library", "docs", "--tags", "oncall"], message: "Scope refused: the scope library=docs tags=oncall shows nothing: no plugin of library 'docs' matches it." },
-    { flags: ["--categories", "nope"], message: "Scope refused: category 'nope' does not exist; the categories are: engineering, legacy, writing." },
+    {
+      flags: ["--library", "docs", "--tags", "oncall"],
+      message: "Scope refused: the scope library=docs tags=oncall shows nothing: no plugin of library 'docs' matches it.",
+    },
+    {
+      flags: ["--categories", "nope"],
+      message: "Scope refused: category 'nope' does not exist; the categories are: engineering, legacy, writing.",
+    },
   ])("a refused ceiling $flags exits 2 with the refusal", async ({ flags, message }) => {
-    const child = spawnCli(cli.path, ["serve", "--config", fixture.configPath, "--cache-dir", cacheDir(), "--transport", "stdio", ...flags], childEnv({}), fixture.dir);
+    const child = spawnCli(
+      cli.path,
+      ["serve", "--config", fixture.configPath, "--cache-dir", cacheDir(), "--transport", "stdio", ...flags],
+      childEnv({}),
+      fixture.dir,
+    );
     expect(await child.exited).toBe(2);
     expect(child.stderr.filter((line) => line.startsWith("Scope refused"))).toEqual([message]);
   });

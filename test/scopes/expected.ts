@@ -84,18 +84,51 @@ export const MANIFESTS: readonly Addressed[] = [
     json,
   ),
   at("eng", O, "observability/logs/deep/_manifest", manifest("eng/observability/logs/deep", [["SKILL.md", deepMd]]), json),
-  at("eng", O, "observability/metrics/_manifest", manifest("eng/observability/metrics", [["SKILL.md", file(O, "skills/observability/metrics/SKILL.md")]]), json),
-  at("eng", R, "code-review/_manifest", manifest("eng/code-review", [["SKILL.md", codeReviewMd("eng")], ["checklist.md", file(R, "skills/code-review/checklist.md")]]), json),
+  at(
+    "eng",
+    O,
+    "observability/metrics/_manifest",
+    manifest("eng/observability/metrics", [["SKILL.md", file(O, "skills/observability/metrics/SKILL.md")]]),
+    json,
+  ),
+  at(
+    "eng",
+    R,
+    "code-review/_manifest",
+    manifest("eng/code-review", [
+      ["SKILL.md", codeReviewMd("eng")],
+      ["checklist.md", file(R, "skills/code-review/checklist.md")],
+    ]),
+    json,
+  ),
   at("eng", R, "quality/lint/_manifest", manifest("eng/quality/lint", [["SKILL.md", file(R, "skills/quality/lint/SKILL.md")]]), json),
   at(
     "docs",
     W,
     "release-notes/_manifest",
-    manifest("docs/release-notes", [["SKILL.md", file(W, "skills/release-notes/SKILL.md")], ["assets/template.md", file(W, "skills/release-notes/assets/template.md")]]),
+    manifest("docs/release-notes", [
+      ["SKILL.md", file(W, "skills/release-notes/SKILL.md")],
+      ["assets/template.md", file(W, "skills/release-notes/assets/template.md")],
+    ]),
     json,
   ),
-  at("docs", W, "editing/proofread/_manifest", manifest("docs/editing/proofread", [["SKILL.md", file(W, "skills/editing/proofread/SKILL.md")]]), json),
-  at("docs", R, "code-review/_manifest", manifest("docs/code-review", [["SKILL.md", codeReviewMd("docs")], ["checklist.md", file(R, "skills/code-review/checklist.md")]]), json),
+  at(
+    "docs",
+    W,
+    "editing/proofread/_manifest",
+    manifest("docs/editing/proofread", [["SKILL.md", file(W, "skills/editing/proofread/SKILL.md")]]),
+    json,
+  ),
+  at(
+    "docs",
+    R,
+    "code-review/_manifest",
+    manifest("docs/code-review", [
+      ["SKILL.md", codeReviewMd("docs")],
+      ["checklist.md", file(R, "skills/code-review/checklist.md")],
+    ]),
+    json,
+  ),
   at("docs", R, "quality/lint/_manifest", manifest("docs/quality/lint", [["SKILL.md", file(R, "skills/quality/lint/SKILL.md")]]), json),
 ];
 
@@ -155,10 +188,14 @@ const ENG_OBSERVABILITY = {
     "skill://eng/observability/logs/SKILL.md: Query logs.",
     "skill://eng/observability/metrics/SKILL.md: Query metrics.",
   ]),
-  "skill://eng/observability/logs/_index.md": index("eng/observability/logs", 1, ["skill://eng/observability/logs/deep/SKILL.md: Deep log forensics."]),
+  "skill://eng/observability/logs/_index.md": index("eng/observability/logs", 1, [
+    "skill://eng/observability/logs/deep/SKILL.md: Deep log forensics.",
+  ]),
 };
 const ENG_QUALITY = { "skill://eng/quality/_index.md": index("eng/quality", 1, ["skill://eng/quality/lint/SKILL.md: Lint the code."]) };
-const DOCS_EDITING = { "skill://docs/editing/_index.md": index("docs/editing", 1, ["skill://docs/editing/proofread/SKILL.md: Proofread a text."]) };
+const DOCS_EDITING = {
+  "skill://docs/editing/_index.md": index("docs/editing", 1, ["skill://docs/editing/proofread/SKILL.md: Proofread a text."]),
+};
 const DOCS_QUALITY = { "skill://docs/quality/_index.md": index("docs/quality", 1, ["skill://docs/quality/lint/SKILL.md: Lint the code."]) };
 
 /** Keyed `<library>:<admitted plugins of it, in library order>`. */
@@ -313,13 +350,30 @@ export interface Directory {
 }
 const sub = (uri: string): Record<string, unknown> => ({ uri, name: uri.slice(uri.lastIndexOf("/") + 1), mimeType: DIR });
 const size = (text: string): number => Buffer.byteLength(text, "utf8");
-const skillEntry = (uri: string, name: string, text: string, description: string): Record<string, unknown> => ({ uri, name, mimeType: MD, size: size(text), description });
-const fileEntry = (uri: string, text: string): Record<string, unknown> => ({ uri, name: uri.slice(uri.lastIndexOf("/") + 1), mimeType: MD, size: size(text) });
+const skillEntry = (uri: string, name: string, text: string, description: string): Record<string, unknown> => ({
+  uri,
+  name,
+  mimeType: MD,
+  size: size(text),
+  description,
+});
+const fileEntry = (uri: string, text: string): Record<string, unknown> => ({
+  uri,
+  name: uri.slice(uri.lastIndexOf("/") + 1),
+  mimeType: MD,
+  size: size(text),
+});
 const skillHint = (base: string): string => `It is a skill: read ${base}/SKILL.md or ${base}/_manifest.`;
 const folderHint = (base: string): string => `It is a folder: read ${base}/_index.md.`;
 
 export const DIRECTORIES: readonly Directory[] = [
-  { uri: "skill://eng/observability", lib: "eng", plugin: O, hint: folderHint("skill://eng/observability"), entries: [sub("skill://eng/observability/logs"), sub("skill://eng/observability/metrics")] },
+  {
+    uri: "skill://eng/observability",
+    lib: "eng",
+    plugin: O,
+    hint: folderHint("skill://eng/observability"),
+    entries: [sub("skill://eng/observability/logs"), sub("skill://eng/observability/metrics")],
+  },
   {
     uri: "skill://eng/observability/logs",
     lib: "eng",
@@ -350,34 +404,85 @@ export const DIRECTORIES: readonly Directory[] = [
     lib: "eng",
     plugin: O,
     hint: skillHint("skill://eng/observability/metrics"),
-    entries: [skillEntry("skill://eng/observability/metrics/SKILL.md", "metrics", file(O, "skills/observability/metrics/SKILL.md"), "Query metrics.")],
+    entries: [
+      skillEntry(
+        "skill://eng/observability/metrics/SKILL.md",
+        "metrics",
+        file(O, "skills/observability/metrics/SKILL.md"),
+        "Query metrics.",
+      ),
+    ],
   },
-  { uri: "skill://eng/shared", lib: "eng", plugin: O, hint: "It is a directory of library files: read skill://eng/_files.md.", entries: [fileEntry("skill://eng/shared/runbook.md", file(O, "shared/runbook.md"))] },
-  { uri: "skill://eng/triage", lib: "eng", plugin: O, hint: skillHint("skill://eng/triage"), entries: [skillEntry("skill://eng/triage/SKILL.md", "triage", file(O, "skills/triage/SKILL.md"), "Triage a page.")] },
-  { uri: "skill://eng/quality", lib: "eng", plugin: R, hint: folderHint("skill://eng/quality"), entries: [sub("skill://eng/quality/lint")] },
-  { uri: "skill://eng/quality/lint", lib: "eng", plugin: R, hint: skillHint("skill://eng/quality/lint"), entries: [skillEntry("skill://eng/quality/lint/SKILL.md", "lint", file(R, "skills/quality/lint/SKILL.md"), "Lint the code.")] },
+  {
+    uri: "skill://eng/shared",
+    lib: "eng",
+    plugin: O,
+    hint: "It is a directory of library files: read skill://eng/_files.md.",
+    entries: [fileEntry("skill://eng/shared/runbook.md", file(O, "shared/runbook.md"))],
+  },
+  {
+    uri: "skill://eng/triage",
+    lib: "eng",
+    plugin: O,
+    hint: skillHint("skill://eng/triage"),
+    entries: [skillEntry("skill://eng/triage/SKILL.md", "triage", file(O, "skills/triage/SKILL.md"), "Triage a page.")],
+  },
+  {
+    uri: "skill://eng/quality",
+    lib: "eng",
+    plugin: R,
+    hint: folderHint("skill://eng/quality"),
+    entries: [sub("skill://eng/quality/lint")],
+  },
+  {
+    uri: "skill://eng/quality/lint",
+    lib: "eng",
+    plugin: R,
+    hint: skillHint("skill://eng/quality/lint"),
+    entries: [skillEntry("skill://eng/quality/lint/SKILL.md", "lint", file(R, "skills/quality/lint/SKILL.md"), "Lint the code.")],
+  },
   {
     uri: "skill://eng/code-review",
     lib: "eng",
     plugin: R,
     hint: skillHint("skill://eng/code-review"),
-    entries: [skillEntry("skill://eng/code-review/SKILL.md", "code-review", codeReviewMd("eng"), "Review a change."), fileEntry("skill://eng/code-review/checklist.md", file(R, "skills/code-review/checklist.md"))],
+    entries: [
+      skillEntry("skill://eng/code-review/SKILL.md", "code-review", codeReviewMd("eng"), "Review a change."),
+      fileEntry("skill://eng/code-review/checklist.md", file(R, "skills/code-review/checklist.md")),
+    ],
   },
-  { uri: "skill://eng/docs", lib: "eng", plugin: R, hint: "It is a directory of library files: read skill://eng/_files.md.", entries: [fileEntry("skill://eng/docs/style.md", file(R, "docs/style.md"))] },
-  { uri: "skill://docs/editing", lib: "docs", plugin: W, hint: folderHint("skill://docs/editing"), entries: [sub("skill://docs/editing/proofread")] },
+  {
+    uri: "skill://eng/docs",
+    lib: "eng",
+    plugin: R,
+    hint: "It is a directory of library files: read skill://eng/_files.md.",
+    entries: [fileEntry("skill://eng/docs/style.md", file(R, "docs/style.md"))],
+  },
+  {
+    uri: "skill://docs/editing",
+    lib: "docs",
+    plugin: W,
+    hint: folderHint("skill://docs/editing"),
+    entries: [sub("skill://docs/editing/proofread")],
+  },
   {
     uri: "skill://docs/editing/proofread",
     lib: "docs",
     plugin: W,
     hint: skillHint("skill://docs/editing/proofread"),
-    entries: [skillEntry("skill://docs/editing/proofread/SKILL.md", "proofread", file(W, "skills/editing/proofread/SKILL.md"), "Proofread a text.")],
+    entries: [
+      skillEntry("skill://docs/editing/proofread/SKILL.md", "proofread", file(W, "skills/editing/proofread/SKILL.md"), "Proofread a text."),
+    ],
   },
   {
     uri: "skill://docs/release-notes",
     lib: "docs",
     plugin: W,
     hint: skillHint("skill://docs/release-notes"),
-    entries: [skillEntry("skill://docs/release-notes/SKILL.md", "release-notes", file(W, "skills/release-notes/SKILL.md"), "Write release notes."), sub("skill://docs/release-notes/assets")],
+    entries: [
+      skillEntry("skill://docs/release-notes/SKILL.md", "release-notes", file(W, "skills/release-notes/SKILL.md"), "Write release notes."),
+      sub("skill://docs/release-notes/assets"),
+    ],
   },
   {
     uri: "skill://docs/release-notes/assets",
@@ -386,17 +491,44 @@ export const DIRECTORIES: readonly Directory[] = [
     hint: "It is a directory inside a skill: read skill://docs/release-notes/_manifest.",
     entries: [fileEntry("skill://docs/release-notes/assets/template.md", file(W, "skills/release-notes/assets/template.md"))],
   },
-  { uri: "skill://docs/guide", lib: "docs", plugin: W, hint: "It is a directory of library files: read skill://docs/_files.md.", entries: [fileEntry("skill://docs/guide/tone.md", file(W, "guide/tone.md"))] },
-  { uri: "skill://docs/quality", lib: "docs", plugin: R, hint: folderHint("skill://docs/quality"), entries: [sub("skill://docs/quality/lint")] },
-  { uri: "skill://docs/quality/lint", lib: "docs", plugin: R, hint: skillHint("skill://docs/quality/lint"), entries: [skillEntry("skill://docs/quality/lint/SKILL.md", "lint", file(R, "skills/quality/lint/SKILL.md"), "Lint the code.")] },
+  {
+    uri: "skill://docs/guide",
+    lib: "docs",
+    plugin: W,
+    hint: "It is a directory of library files: read skill://docs/_files.md.",
+    entries: [fileEntry("skill://docs/guide/tone.md", file(W, "guide/tone.md"))],
+  },
+  {
+    uri: "skill://docs/quality",
+    lib: "docs",
+    plugin: R,
+    hint: folderHint("skill://docs/quality"),
+    entries: [sub("skill://docs/quality/lint")],
+  },
+  {
+    uri: "skill://docs/quality/lint",
+    lib: "docs",
+    plugin: R,
+    hint: skillHint("skill://docs/quality/lint"),
+    entries: [skillEntry("skill://docs/quality/lint/SKILL.md", "lint", file(R, "skills/quality/lint/SKILL.md"), "Lint the code.")],
+  },
   {
     uri: "skill://docs/code-review",
     lib: "docs",
     plugin: R,
     hint: skillHint("skill://docs/code-review"),
-    entries: [skillEntry("skill://docs/code-review/SKILL.md", "code-review", codeReviewMd("docs"), "Review a change."), fileEntry("skill://docs/code-review/checklist.md", file(R, "skills/code-review/checklist.md"))],
+    entries: [
+      skillEntry("skill://docs/code-review/SKILL.md", "code-review", codeReviewMd("docs"), "Review a change."),
+      fileEntry("skill://docs/code-review/checklist.md", file(R, "skills/code-review/checklist.md")),
+    ],
   },
-  { uri: "skill://docs/docs", lib: "docs", plugin: R, hint: "It is a directory of library files: read skill://docs/_files.md.", entries: [fileEntry("skill://docs/docs/style.md", file(R, "docs/style.md"))] },
+  {
+    uri: "skill://docs/docs",
+    lib: "docs",
+    plugin: R,
+    hint: "It is a directory of library files: read skill://docs/_files.md.",
+    entries: [fileEntry("skill://docs/docs/style.md", file(R, "docs/style.md"))],
+  },
 ];
 
 /** Library roots: the hint when the library shows a skill, and the children per (library, admitted). */
@@ -414,7 +546,14 @@ export const LIBRARY_ROOTS: Readonly<Record<string, readonly string[]>> = {
 };
 
 /** Directory addresses no scope can see: a plain folder of fallback files, a library that serves nothing. */
-export const NEVER_DIRECTORIES: readonly string[] = [NEVER_DIRECTORY, "skill://dead", "skill://eng/notes", "skill://eng/prompts", "skill://eng/never", "skill://docs/observability"];
+export const NEVER_DIRECTORIES: readonly string[] = [
+  NEVER_DIRECTORY,
+  "skill://dead",
+  "skill://eng/notes",
+  "skill://eng/prompts",
+  "skill://eng/never",
+  "skill://docs/observability",
+];
 
 export interface PromptRow {
   readonly name: string;
@@ -445,7 +584,11 @@ export const PROMPTS: readonly PromptRow[] = [
     name: "eng_page",
     lib: "eng",
     plugin: O,
-    listing: { name: "eng_page", description: "Page the on-call engineer", arguments: [{ name: "service", description: "The service that is down", required: true }] },
+    listing: {
+      name: "eng_page",
+      description: "Page the on-call engineer",
+      arguments: [{ name: "service", description: "The service that is down", required: true }],
+    },
     args: { service: "api" },
     text: "Page on-call for api.",
   },
@@ -476,12 +619,54 @@ const EVERY_LIBRARY = (eng: readonly string[], docs: readonly string[], dead: re
 export const SCOPES: readonly ScopeRow[] = [
   { title: "no scope", ceiling: null, request: {}, library: null, plugins: null, sees: EVERY_LIBRARY([O, R], [W, R], [B]) },
   { title: "library=docs", ceiling: null, request: { library: "docs" }, library: "docs", plugins: ALL, sees: { docs: [W, R] } },
-  { title: "categories=writing", ceiling: null, request: { categories: ["writing"] }, library: null, plugins: [W], sees: EVERY_LIBRARY([], [W], []) },
-  { title: "tags all-of oncall,runbooks", ceiling: null, request: { tags: ["oncall,runbooks"] }, library: null, plugins: [O], sees: EVERY_LIBRARY([O], [], []) },
-  { title: "tags any-of review | public", ceiling: null, request: { tags: ["review", "public"] }, library: null, plugins: [R, W], sees: EVERY_LIBRARY([R], [W, R], []) },
-  { title: "a keyword as a tag (quality)", ceiling: null, request: { tags: ["quality"] }, library: null, plugins: [R], sees: EVERY_LIBRARY([R], [R], []) },
-  { title: "library=eng + tags=review", ceiling: null, request: { library: "eng", tags: ["review"] }, library: "eng", plugins: [R], sees: { eng: [R] } },
-  { title: "a client ceiling alone (docs, public)", ceiling: { library: "docs", tags: ["public"] }, request: {}, library: "docs", plugins: [W], sees: { docs: [W] } },
+  {
+    title: "categories=writing",
+    ceiling: null,
+    request: { categories: ["writing"] },
+    library: null,
+    plugins: [W],
+    sees: EVERY_LIBRARY([], [W], []),
+  },
+  {
+    title: "tags all-of oncall,runbooks",
+    ceiling: null,
+    request: { tags: ["oncall,runbooks"] },
+    library: null,
+    plugins: [O],
+    sees: EVERY_LIBRARY([O], [], []),
+  },
+  {
+    title: "tags any-of review | public",
+    ceiling: null,
+    request: { tags: ["review", "public"] },
+    library: null,
+    plugins: [R, W],
+    sees: EVERY_LIBRARY([R], [W, R], []),
+  },
+  {
+    title: "a keyword as a tag (quality)",
+    ceiling: null,
+    request: { tags: ["quality"] },
+    library: null,
+    plugins: [R],
+    sees: EVERY_LIBRARY([R], [R], []),
+  },
+  {
+    title: "library=eng + tags=review",
+    ceiling: null,
+    request: { library: "eng", tags: ["review"] },
+    library: "eng",
+    plugins: [R],
+    sees: { eng: [R] },
+  },
+  {
+    title: "a client ceiling alone (docs, public)",
+    ceiling: { library: "docs", tags: ["public"] },
+    request: {},
+    library: "docs",
+    plugins: [W],
+    sees: { docs: [W] },
+  },
   {
     title: "a ceiling (categories=engineering) narrowed by library=docs",
     ceiling: { categories: ["engineering"] },
@@ -498,7 +683,14 @@ export const SCOPES: readonly ScopeRow[] = [
     plugins: [O],
     sees: EVERY_LIBRARY([O], [], []),
   },
-  { title: "library=dead (its only plugin failed)", ceiling: null, request: { library: "dead" }, library: "dead", plugins: ALL, sees: { dead: [B] } },
+  {
+    title: "library=dead (its only plugin failed)",
+    ceiling: null,
+    request: { library: "dead" },
+    library: "dead",
+    plugins: ALL,
+    sees: { dead: [B] },
+  },
 ];
 
 /** `<library>:<admitted>` for one visible library of a row, in the library's own plugin order. */

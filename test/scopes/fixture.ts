@@ -7,7 +7,12 @@ import os from "node:os";
 import path from "node:path";
 
 /** Environment variables holding the clients' tokens, and values no log line may ever contain. */
-export const TOKEN_ENV = { support: "SS_SCOPES_SUPPORT_TOKEN", eng: "SS_SCOPES_ENG_TOKEN", public: "SS_SCOPES_PUBLIC_TOKEN", admin: "SS_SCOPES_ADMIN_TOKEN" } as const;
+export const TOKEN_ENV = {
+  support: "SS_SCOPES_SUPPORT_TOKEN",
+  eng: "SS_SCOPES_ENG_TOKEN",
+  public: "SS_SCOPES_PUBLIC_TOKEN",
+  admin: "SS_SCOPES_ADMIN_TOKEN",
+} as const;
 export const TOKENS = {
   support: "tok-support-7c1e9a4b2f",
   eng: "tok-eng-0d3b6f8e51",
@@ -32,7 +37,11 @@ export const FILES: Readonly<Record<string, string>> = {
     "---\ndescription: Page the on-call engineer\narguments:\n  - name: service\n    description: The service that is down\n    required: true\n---\nPage on-call for {{ service }}.\n",
   "plugins/ops-kit/.env": "SECRET=ops\n",
   // review-kit: category engineering, tag review, keyword quality; in libraries eng and docs.
-  "plugins/review-kit/skills/code-review/SKILL.md": skillMd("code-review", "Review a change.", "Follow ${CLAUDE_PLUGIN_ROOT}/docs/style.md."),
+  "plugins/review-kit/skills/code-review/SKILL.md": skillMd(
+    "code-review",
+    "Review a change.",
+    "Follow ${CLAUDE_PLUGIN_ROOT}/docs/style.md.",
+  ),
   "plugins/review-kit/skills/code-review/checklist.md": "- [ ] tests\n",
   "plugins/review-kit/skills/quality/lint/SKILL.md": skillMd("lint", "Lint the code.", "Run the linter."),
   "plugins/review-kit/docs/style.md": "# Style\n",
@@ -140,6 +149,9 @@ export function sha256(text: string): string {
 export function manifest(skill: string, files: readonly (readonly [string, string])[]): string {
   const rows = [...files]
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-    .map(([p, text]) => `    {"path": ${JSON.stringify(p)}, "size": ${Buffer.byteLength(text, "utf8")}, "hash": ${JSON.stringify(sha256(text))}}`);
+    .map(
+      ([p, text]) =>
+        `    {"path": ${JSON.stringify(p)}, "size": ${Buffer.byteLength(text, "utf8")}, "hash": ${JSON.stringify(sha256(text))}}`,
+    );
   return `{\n  "skill": ${JSON.stringify(skill)},\n  "files": [\n${rows.join(",\n")}\n  ]\n}\n`;
 }

@@ -43,12 +43,16 @@ export interface HttpServer {
 
 /** The real HTTP app on an ephemeral port, with `access` deciding who may ask. */
 export async function startHttp(service: ShelfService, access: Access): Promise<HttpServer> {
-  const { app, mcp } = createHttpApp(service.holder, { holder: service.holder, version: "0.0.0-test", ttlMs: 0, contents: new ContentCache() }, {
-    host: "127.0.0.1",
-    access,
-    reindex: () => service.rebuild(),
-    onError: () => undefined,
-  });
+  const { app, mcp } = createHttpApp(
+    service.holder,
+    { holder: service.holder, version: "0.0.0-test", ttlMs: 0, contents: new ContentCache() },
+    {
+      host: "127.0.0.1",
+      access,
+      reindex: () => service.rebuild(),
+      onError: () => undefined,
+    },
+  );
   const server = await new Promise<Server>((resolve, reject) => {
     const listening = app.listen(0, "127.0.0.1", () => resolve(listening));
     listening.once("error", reject);
@@ -67,8 +71,15 @@ export async function startHttp(service: ShelfService, access: Access): Promise<
 }
 
 /** An SDK client over Streamable HTTP to `url`, sending `headers` on every request. */
-export async function connectHttp(url: string, headers: Record<string, string> = {}, era: "legacy" | "modern" = "legacy"): Promise<Connection> {
-  const client = new Client({ name: "scopes-test", version: "1.0.0" }, era === "modern" ? { versionNegotiation: { mode: { pin: "2026-07-28" } } } : {});
+export async function connectHttp(
+  url: string,
+  headers: Record<string, string> = {},
+  era: "legacy" | "modern" = "legacy",
+): Promise<Connection> {
+  const client = new Client(
+    { name: "scopes-test", version: "1.0.0" },
+    era === "modern" ? { versionNegotiation: { mode: { pin: "2026-07-28" } } } : {},
+  );
   await client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers } }));
   return { client, close: () => client.close() };
 }
@@ -81,8 +92,14 @@ export interface Connection {
 /** A client talking to `buildMcpServer(view)` through the stdio entry over an in-memory pair. */
 export async function connectView(service: ShelfService, view: RequestView, era: "legacy" | "modern" = "legacy"): Promise<Connection> {
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-  const handle = serveStdio((ctx) => buildMcpServer({ holder: service.holder, version: "0.0.0-test", ttlMs: 0, contents: new ContentCache() }, view, ctx.era), { transport: serverSide });
-  const client = new Client({ name: "scopes-test", version: "1.0.0" }, era === "modern" ? { versionNegotiation: { mode: { pin: "2026-07-28" } } } : {});
+  const handle = serveStdio(
+    (ctx) => buildMcpServer({ holder: service.holder, version: "0.0.0-test", ttlMs: 0, contents: new ContentCache() }, view, ctx.era),
+    { transport: serverSide },
+  );
+  const client = new Client(
+    { name: "scopes-test", version: "1.0.0" },
+    era === "modern" ? { versionNegotiation: { mode: { pin: "2026-07-28" } } } : {},
+  );
   await client.connect(clientSide);
   return {
     client,
@@ -135,7 +152,10 @@ export function getSkill(client: Client, uri: string): Promise<Outcome> {
 }
 
 export async function listSkillUris(client: Client): Promise<string[]> {
-  const result = await client.request({ method: "skills/list", params: {} }, z.looseObject({ skills: z.array(z.looseObject({ uri: z.string() })) }));
+  const result = await client.request(
+    { method: "skills/list", params: {} },
+    z.looseObject({ skills: z.array(z.looseObject({ uri: z.string() })) }),
+  );
   return result.skills.map((entry) => entry.uri);
 }
 

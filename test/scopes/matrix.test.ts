@@ -57,7 +57,12 @@ beforeAll(async () => {
 });
 afterAll(() => served.stop());
 
-const listingRow = ([uri, description]: readonly [string, string]) => ({ uri, name: uri.slice("skill://".length), description, mimeType: MD });
+const listingRow = ([uri, description]: readonly [string, string]) => ({
+  uri,
+  name: uri.slice("skill://".length),
+  description,
+  mimeType: MD,
+});
 
 function expectedListing(row: ScopeRow): Record<string, unknown>[] {
   return LIBRARIES.flatMap((lib) => {
@@ -98,7 +103,10 @@ describe.each(SCOPES)("scope: $title", (row) => {
   });
 
   test("compiles to the expected library and plugins", () => {
-    expect({ library: scope.library, plugins: scope.plugins === null ? null : [...scope.plugins].sort() }).toEqual({ library: row.library, plugins: row.plugins });
+    expect({ library: scope.library, plugins: scope.plugins === null ? null : [...scope.plugins].sort() }).toEqual({
+      library: row.library,
+      plugins: row.plugins,
+    });
   });
 
   test("resources/list and list_resources give exactly the visible index rows", async () => {
@@ -150,17 +158,20 @@ describe.each(SCOPES)("scope: $title", (row) => {
     ["manifests", MANIFESTS],
     ["library files", LIBRARY_FILES],
     ["plugin-root fallbacks", FALLBACKS],
-  ] as const)("%s: read when the plugin is admitted in that library, else absent like a never-existing address", async (_kind, addressed) => {
-    const got: Record<string, unknown> = {};
-    const want: Record<string, unknown> = {};
-    for (const a of addressed) {
-      got[a.uri] = await readResource(conn.client, a.uri);
-      want[a.uri] = admits(row, a.lib, a.plugin)
-        ? { ok: true, value: { contents: [{ uri: a.uri, mimeType: a.mimeType, text: a.text }] } }
-        : notFound(asNever(NEVER_MESSAGE, NEVER, a.uri), a.uri);
-    }
-    expect(got).toEqual(want);
-  });
+  ] as const)(
+    "%s: read when the plugin is admitted in that library, else absent like a never-existing address",
+    async (_kind, addressed) => {
+      const got: Record<string, unknown> = {};
+      const want: Record<string, unknown> = {};
+      for (const a of addressed) {
+        got[a.uri] = await readResource(conn.client, a.uri);
+        want[a.uri] = admits(row, a.lib, a.plugin)
+          ? { ok: true, value: { contents: [{ uri: a.uri, mimeType: a.mimeType, text: a.text }] } }
+          : notFound(asNever(NEVER_MESSAGE, NEVER, a.uri), a.uri);
+      }
+      expect(got).toEqual(want);
+    },
+  );
 
   test("the same addresses spelled with dot segments or percent escapes answer the same, URI aside", async () => {
     // skill://eng/triage/SKILL.md => skill://%65ng/x/../triage/SKILL.md and skill://eng/.%2E/%2e/triage/SKILL.md
@@ -169,7 +180,11 @@ describe.each(SCOPES)("scope: $title", (row) => {
       const cut = rest.indexOf("/");
       const lib = rest.slice(0, cut);
       const path = rest.slice(cut + 1);
-      return [`skill://%${lib.charCodeAt(0).toString(16)}${lib.slice(1)}/${path}`, `skill://${lib}/x/../${path}`, `skill://${lib}/.%2E/%2e/${path}`];
+      return [
+        `skill://%${lib.charCodeAt(0).toString(16)}${lib.slice(1)}/${path}`,
+        `skill://${lib}/x/../${path}`,
+        `skill://${lib}/.%2E/%2e/${path}`,
+      ];
     };
     const got: Record<string, unknown> = {};
     const want: Record<string, unknown> = {};
@@ -185,7 +200,8 @@ describe.each(SCOPES)("scope: $title", (row) => {
   });
 
   test("addresses that exist nowhere answer the plain not-found message", async () => {
-    for (const uri of NEVER_EXISTING) expect(await readResource(conn.client, uri), uri).toEqual(notFound(asNever(NEVER_MESSAGE, NEVER, uri), uri));
+    for (const uri of NEVER_EXISTING)
+      expect(await readResource(conn.client, uri), uri).toEqual(notFound(asNever(NEVER_MESSAGE, NEVER, uri), uri));
   });
 
   test("read_resource (?resources=off) answers the same bodies and the same messages", async () => {
@@ -231,7 +247,9 @@ describe.each(SCOPES)("scope: $title", (row) => {
 
   test("resources/directory/read lists visible children; an out-of-scope directory answers like a never-existing one", async () => {
     const never = await readDirectory(conn.client, NEVER_DIRECTORY);
-    expect(never).toEqual(notFound(`Not found: ${NEVER_DIRECTORY}. ${NEVER_MESSAGE.slice(`Not found: ${NEVER}. `.length)}`, NEVER_DIRECTORY));
+    expect(never).toEqual(
+      notFound(`Not found: ${NEVER_DIRECTORY}. ${NEVER_MESSAGE.slice(`Not found: ${NEVER}. `.length)}`, NEVER_DIRECTORY),
+    );
     const neverMessage = never.ok ? "" : never.failure.message;
     const absent = (uri: string) => notFound(asNever(neverMessage, NEVER_DIRECTORY, uri), uri);
     const got: Record<string, unknown> = {};
@@ -244,7 +262,10 @@ describe.each(SCOPES)("scope: $title", (row) => {
       const uri = `skill://${lib}`;
       const children = rootChildren(row, lib);
       got[uri] = await readDirectory(conn.client, uri);
-      want[uri] = children.length > 0 ? { ok: true, value: { resources: children.map((name) => ({ uri: `${uri}/${name}`, name, mimeType: DIR })) } } : absent(uri);
+      want[uri] =
+        children.length > 0
+          ? { ok: true, value: { resources: children.map((name) => ({ uri: `${uri}/${name}`, name, mimeType: DIR })) } }
+          : absent(uri);
     }
     for (const uri of NEVER_DIRECTORIES) {
       got[uri] = await readDirectory(conn.client, uri);
@@ -266,7 +287,11 @@ describe.each(SCOPES)("scope: $title", (row) => {
   });
 
   test("a 2026-07-28 connection answers every read exactly like a 2025 one", async () => {
-    const modern = await connectView(served.service, { scope, fullListing: false, resourceTools: true, promptTools: true, personal: true }, "modern");
+    const modern = await connectView(
+      served.service,
+      { scope, fullListing: false, resourceTools: true, promptTools: true, personal: true },
+      "modern",
+    );
     try {
       expect(modern.client.getNegotiatedProtocolVersion()).toBe("2026-07-28");
       const uris = [...ADDRESSED.map((a) => a.uri), ...DOCUMENT_URIS, ...DIRECTORIES.map((d) => d.uri), ...NEVER_EXISTING];
@@ -287,15 +312,35 @@ describe.each(SCOPES)("scope: $title", (row) => {
   test("prompts/list and list_prompts give the visible prompts; any other is not found like a never-existing one", async () => {
     const visible = PROMPTS.filter((p) => admits(row, p.lib, p.plugin));
     expect((await conn.client.listPrompts()).prompts).toEqual(visible.map((p) => p.listing));
-    expect(await conn.client.callTool({ name: "list_prompts", arguments: {} })).toEqual(textTool(JSON.stringify(visible.map((p) => p.listing), null, 2)));
+    expect(await conn.client.callTool({ name: "list_prompts", arguments: {} })).toEqual(
+      textTool(
+        JSON.stringify(
+          visible.map((p) => p.listing),
+          null,
+          2,
+        ),
+      ),
+    );
     const neverGet = await attempt(() => conn.client.getPrompt({ name: NEVER_PROMPT, arguments: {} }));
-    expect(neverGet).toEqual({ ok: false, failure: { error: "ProtocolError", code: -32602, message: NEVER_PROMPT_MESSAGE, data: { name: NEVER_PROMPT } } });
+    expect(neverGet).toEqual({
+      ok: false,
+      failure: { error: "ProtocolError", code: -32602, message: NEVER_PROMPT_MESSAGE, data: { name: NEVER_PROMPT } },
+    });
     for (const p of PROMPTS) {
-      const got = [await attempt(() => conn.client.getPrompt({ name: p.name, arguments: p.args })), await conn.client.callTool({ name: "get_prompt", arguments: { name: p.name, arguments: p.args } })];
+      const got = [
+        await attempt(() => conn.client.getPrompt({ name: p.name, arguments: p.args })),
+        await conn.client.callTool({ name: "get_prompt", arguments: { name: p.name, arguments: p.args } }),
+      ];
       const message = asNever(NEVER_PROMPT_MESSAGE, NEVER_PROMPT, p.name);
       expect(got, p.name).toEqual(
         visible.includes(p)
-          ? [{ ok: true, value: { description: p.listing["description"], messages: [{ role: "user", content: { type: "text", text: p.text } }] } }, textTool(p.text)]
+          ? [
+              {
+                ok: true,
+                value: { description: p.listing["description"], messages: [{ role: "user", content: { type: "text", text: p.text } }] },
+              },
+              textTool(p.text),
+            ]
           : [{ ok: false, failure: { error: "ProtocolError", code: -32602, message, data: { name: p.name } } }, textTool(message, true)],
       );
     }

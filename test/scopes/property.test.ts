@@ -31,7 +31,15 @@ function ownerOf(abs: string): string {
 
 function harvested(plugin: string, path: string, text: string): HarvestedFile & { bytes: Uint8Array } {
   const bytes = ENCODER.encode(text);
-  return { path, abs: `mem:${plugin}/${path}`, size: bytes.byteLength, mtimeMs: 0, digest: `sha256:${createHash("sha256").update(bytes).digest("hex")}`, text: true, bytes };
+  return {
+    path,
+    abs: `mem:${plugin}/${path}`,
+    size: bytes.byteLength,
+    mtimeMs: 0,
+    digest: `sha256:${createHash("sha256").update(bytes).digest("hex")}`,
+    text: true,
+    bytes,
+  };
 }
 
 interface PluginShape {
@@ -67,7 +75,15 @@ function buildPlugin(shape: PluginShape): HarvestedPlugin {
     const text = new TextDecoder().decode(skillMd.bytes);
     // A skill's files are every tree file under its directory (nested skills' included), hidden ones aside.
     const files = [...tree.values()]
-      .filter((file) => file.path.startsWith(`${dir}/`) && file.path !== `${dir}/SKILL.md` && !file.path.slice(dir.length + 1).split("/").some((s) => s.startsWith(".")))
+      .filter(
+        (file) =>
+          file.path.startsWith(`${dir}/`) &&
+          file.path !== `${dir}/SKILL.md` &&
+          !file.path
+            .slice(dir.length + 1)
+            .split("/")
+            .some((s) => s.startsWith(".")),
+      )
       .map((file) => ({ ...file, path: file.path.slice(dir.length + 1) }));
     return {
       dir,
@@ -82,9 +98,26 @@ function buildPlugin(shape: PluginShape): HarvestedPlugin {
       files,
     };
   });
-  const meta: PluginMeta = { description: "", ...(shape.category === undefined ? {} : { category: shape.category }), tags: shape.tags, keywords: shape.keywords };
+  const meta: PluginMeta = {
+    description: "",
+    ...(shape.category === undefined ? {} : { category: shape.category }),
+    tags: shape.tags,
+    keywords: shape.keywords,
+  };
   const visibleTree = new Map([...tree].filter(([path]) => !path.split("/").some((s) => s.startsWith("."))));
-  return { id, meta, fetch: `./${id}`, root: "", status: "ok", skills, libraryFiles, tree: visibleTree, skillDirs: [...shape.skills], prompts: [], skipped: [] };
+  return {
+    id,
+    meta,
+    fetch: `./${id}`,
+    root: "",
+    status: "ok",
+    skills,
+    libraryFiles,
+    tree: visibleTree,
+    skillDirs: [...shape.skills],
+    prompts: [],
+    skipped: [],
+  };
 }
 
 const pluginArb = (id: string): fc.Arbitrary<PluginShape> =>
@@ -128,16 +161,23 @@ const metaOf = (shape: PluginShape): PluginMeta => ({
 /** A scope anchored on one plugin inside `within` (its library, category and labels), so most compile, with now
  *  and then a typo, a folder or a name from outside `within`, so refusals are exercised too. */
 const specArb = (input: ShelfInput, odd: readonly string[], within: ScopeSpec | null): fc.Arbitrary<ScopeSpec> => {
-  const inLibrary = (id: string): string[] => LIBRARIES.filter((name, i) => (within?.library ?? name) === name && (input.members[i]?.includes(id) ?? false));
+  const inLibrary = (id: string): string[] =>
+    LIBRARIES.filter((name, i) => (within?.library ?? name) === name && (input.members[i]?.includes(id) ?? false));
   const inside = input.shapes.filter((shape) => matches(within, metaOf(shape)) && inLibrary(shape.id).length > 0);
   return fc.constantFrom(...(inside.length > 0 ? inside : input.shapes)).chain((anchor) => {
     const libraries = inLibrary(anchor.id);
     const labels = [...new Set([...anchor.tags, ...anchor.keywords])];
     return fc.record(
       {
-        library: fc.oneof({ weight: 6, arbitrary: fc.constantFrom(...(libraries.length > 0 ? libraries : LIBRARIES)) }, { weight: 1, arbitrary: fc.constantFrom(...odd, ...LIBRARIES) }),
+        library: fc.oneof(
+          { weight: 6, arbitrary: fc.constantFrom(...(libraries.length > 0 ? libraries : LIBRARIES)) },
+          { weight: 1, arbitrary: fc.constantFrom(...odd, ...LIBRARIES) },
+        ),
         categories: fc.oneof(
-          { weight: 6, arbitrary: anchor.category === undefined ? fc.subarray([...CATEGORIES], { minLength: 1 }) : fc.constant([anchor.category]) },
+          {
+            weight: 6,
+            arbitrary: anchor.category === undefined ? fc.subarray([...CATEGORIES], { minLength: 1 }) : fc.constant([anchor.category]),
+          },
           { weight: 1, arbitrary: fc.constantFrom(["zz"], [...CATEGORIES]) },
         ),
         tags: fc.oneof(
@@ -158,27 +198,123 @@ const caseArb = (maxUris: number) =>
       fc.record({
         input: fc.constant(input),
         ceiling: fc.constant(ceiling),
-        request: fc.oneof({ weight: 1, arbitrary: fc.constant<ScopeSpec>({}) }, { weight: 5, arbitrary: specArb(input, ["zz", "l0/a"], ceiling) }),
+        request: fc.oneof(
+          { weight: 1, arbitrary: fc.constant<ScopeSpec>({}) },
+          { weight: 5, arbitrary: specArb(input, ["zz", "l0/a"], ceiling) },
+        ),
         uris: fc.array(uriArb, { minLength: 1, maxLength: maxUris }),
       }),
     ),
   );
 
-const SEGMENTS = ["a", "b", "c", "d", "e", "f", "sub", "shared", "notes", "skills", "x.md", "y.md", "s.md", "t.md", "h.md", "f.md", "n.md", "ref.md",
-  "top.md", "extra.md", "README.md", "SKILL.md", "_index.md", "_files.md", "_manifest", ".env", ".hidden.md", "..", ".", "", "%2e%2e", "%2F", "%zz", "l0", "l1"];
-const KNOWN = ["a/SKILL.md", "a/ref.md", "a/sub/x.md", "a/.hidden.md", "a/_manifest", "a/b/SKILL.md", "a/b/ref.md", "c/SKILL.md", "c/sub/x.md", "d/e/SKILL.md",
-  "f/ref.md", "shared/s.md", "top.md", "d/h.md", "a/f.md", "sub/y.md", "README.md", "notes/n.md", ".env", "shared/t.md", "a/README.md", "a/notes/n.md",
-  "c/shared/s.md", "skills/a/extra.md", "a/extra.md", "_index.md", "_files.md", "a/_index.md", "d/_index.md", "a/b", "d", "shared", "a/sub", "sub", ""];
+const SEGMENTS = [
+  "a",
+  "b",
+  "c",
+  "d",
+  "e",
+  "f",
+  "sub",
+  "shared",
+  "notes",
+  "skills",
+  "x.md",
+  "y.md",
+  "s.md",
+  "t.md",
+  "h.md",
+  "f.md",
+  "n.md",
+  "ref.md",
+  "top.md",
+  "extra.md",
+  "README.md",
+  "SKILL.md",
+  "_index.md",
+  "_files.md",
+  "_manifest",
+  ".env",
+  ".hidden.md",
+  "..",
+  ".",
+  "",
+  "%2e%2e",
+  "%2F",
+  "%zz",
+  "l0",
+  "l1",
+];
+const KNOWN = [
+  "a/SKILL.md",
+  "a/ref.md",
+  "a/sub/x.md",
+  "a/.hidden.md",
+  "a/_manifest",
+  "a/b/SKILL.md",
+  "a/b/ref.md",
+  "c/SKILL.md",
+  "c/sub/x.md",
+  "d/e/SKILL.md",
+  "f/ref.md",
+  "shared/s.md",
+  "top.md",
+  "d/h.md",
+  "a/f.md",
+  "sub/y.md",
+  "README.md",
+  "notes/n.md",
+  ".env",
+  "shared/t.md",
+  "a/README.md",
+  "a/notes/n.md",
+  "c/shared/s.md",
+  "skills/a/extra.md",
+  "a/extra.md",
+  "_index.md",
+  "_files.md",
+  "a/_index.md",
+  "d/_index.md",
+  "a/b",
+  "d",
+  "shared",
+  "a/sub",
+  "sub",
+  "",
+];
 /** Plugin-root fallbacks (library level and under a skill) and directories (for hints). */
-const FALLBACKISH = ["README.md", "notes/n.md", "shared/t.md", "a/README.md", "a/notes/n.md", "c/notes/n.md", "d/e/shared/t.md", "c/top.md", "_files.md/x", "notes"];
+const FALLBACKISH = [
+  "README.md",
+  "notes/n.md",
+  "shared/t.md",
+  "a/README.md",
+  "a/notes/n.md",
+  "c/notes/n.md",
+  "d/e/shared/t.md",
+  "c/top.md",
+  "_files.md/x",
+  "notes",
+];
 const DIRECTORIES = ["a", "a/b", "a/sub", "c", "d", "d/e", "shared", "sub", "f", "notes", "a/b/sub"];
 const uriArb: fc.Arbitrary<string> = fc.oneof(
-  { weight: 3, arbitrary: fc.tuple(fc.constantFrom("l0", "l1", "l2"), fc.constantFrom(...FALLBACKISH, ...DIRECTORIES)).map(([lib, path]) => `skill://${lib}/${path}`) },
-  { weight: 5, arbitrary: fc.tuple(fc.constantFrom("l0", "l1", "l2", "%6C1"), fc.constantFrom(...KNOWN)).map(([lib, path]) => `skill://${lib}/${path}`) },
   {
     weight: 3,
     arbitrary: fc
-      .tuple(fc.constantFrom("l0", "l1", "l2", "zz", "", ".."), fc.array(fc.oneof(fc.constantFrom(...SEGMENTS), fc.string({ maxLength: 3 })), { maxLength: 5 }))
+      .tuple(fc.constantFrom("l0", "l1", "l2"), fc.constantFrom(...FALLBACKISH, ...DIRECTORIES))
+      .map(([lib, path]) => `skill://${lib}/${path}`),
+  },
+  {
+    weight: 5,
+    arbitrary: fc
+      .tuple(fc.constantFrom("l0", "l1", "l2", "%6C1"), fc.constantFrom(...KNOWN))
+      .map(([lib, path]) => `skill://${lib}/${path}`),
+  },
+  {
+    weight: 3,
+    arbitrary: fc
+      .tuple(
+        fc.constantFrom("l0", "l1", "l2", "zz", "", ".."),
+        fc.array(fc.oneof(fc.constantFrom(...SEGMENTS), fc.string({ maxLength: 3 })), { maxLength: 5 }),
+      )
       .map(([lib, segments]) => `skill://${[lib, ...segments].join("/")}`),
   },
   { weight: 1, arbitrary: fc.string().map((rest) => `skill://${rest}`) },
@@ -210,13 +346,17 @@ function problemsOf(shelf: Shelf, ceiling: ScopeSpec | null, scope: Scope, answe
   if (answer.kind === "file" || answer.kind === "fallback") {
     const owner = ownerOf(answer.kind === "file" ? answer.file.disk.abs : answer.disk.abs);
     const plugin = shelf.plugins.get(owner);
-    if (lib === null || !(shelf.libraries.get(lib)?.served.includes(owner) ?? false)) problems.push(`${answer.uri}: a file of ${owner}, which library ${lib} does not serve`);
-    if (scope.library !== null && lib !== scope.library) problems.push(`${answer.uri}: library ${lib} is outside the scope's ${scope.library}`);
-    if (ceiling?.library !== undefined && lib !== ceiling.library) problems.push(`${answer.uri}: library ${lib} is outside the ceiling's ${ceiling.library}`);
+    if (lib === null || !(shelf.libraries.get(lib)?.served.includes(owner) ?? false))
+      problems.push(`${answer.uri}: a file of ${owner}, which library ${lib} does not serve`);
+    if (scope.library !== null && lib !== scope.library)
+      problems.push(`${answer.uri}: library ${lib} is outside the scope's ${scope.library}`);
+    if (ceiling?.library !== undefined && lib !== ceiling.library)
+      problems.push(`${answer.uri}: library ${lib} is outside the ceiling's ${ceiling.library}`);
     if (scope.plugins !== null && !scope.plugins.has(owner)) problems.push(`${answer.uri}: plugin ${owner} is not admitted`);
     if (plugin === undefined || !matches(ceiling, plugin.meta)) problems.push(`${answer.uri}: plugin ${owner} is outside the ceiling`);
   }
-  const text = answer.kind === "document" ? answer.text : answer.kind === "notFound" ? answer.message.slice(`Not found: ${answer.uri}`.length) : "";
+  const text =
+    answer.kind === "document" ? answer.text : answer.kind === "notFound" ? answer.message.slice(`Not found: ${answer.uri}`.length) : "";
   for (const named of text.match(/skill:\/\/[^\s,:]+?(?=[,:]?\s|\.?$|\.\s)/g) ?? []) {
     if (resolve(shelf, scope, named).kind === "notFound") problems.push(`${answer.uri} names ${named}, which the scope cannot read`);
     if (addressedLibrary(named) !== lib) problems.push(`${answer.uri} names ${named} in another library`);
@@ -243,7 +383,8 @@ describe("random scopes × random addresses over generated shelves", () => {
           expect(meta !== undefined && matches(ceiling, meta) && matches(request, meta), id).toBe(true);
         }
         const problems: string[] = [];
-        for (const uri of [...uris, ...listingRows(shelf, scope, true).map((row) => row.uri)]) problems.push(...problemsOf(shelf, ceiling, scope, resolve(shelf, scope, uri)));
+        for (const uri of [...uris, ...listingRows(shelf, scope, true).map((row) => row.uri)])
+          problems.push(...problemsOf(shelf, ceiling, scope, resolve(shelf, scope, uri)));
         expect(problems).toEqual([]);
       }),
       { seed: 20261130, numRuns: 800 },
@@ -263,7 +404,8 @@ describe("random scopes × random addresses over generated shelves", () => {
           const answer = readDirectory(shelf, scope, uri);
           if (answer.kind === "notFound") continue;
           for (const entry of answer.entries) {
-            const child = entry.mimeType === "inode/directory" ? readDirectory(shelf, scope, entry.uri).kind : resolve(shelf, scope, entry.uri).kind;
+            const child =
+              entry.mimeType === "inode/directory" ? readDirectory(shelf, scope, entry.uri).kind : resolve(shelf, scope, entry.uri).kind;
             if (child === "notFound") problems.push(`${uri} lists ${entry.uri}, which the scope cannot read`);
             if (addressedLibrary(entry.uri) !== addressedLibrary(uri)) problems.push(`${uri} lists ${entry.uri} in another library`);
           }

@@ -32,16 +32,32 @@ const refusal = (request: ScopeSpec, ceiling: ScopeSpec | null = null): string =
 
 describe("each refusal message, exactly", () => {
   test.each([
-    { title: "a library that does not exist", request: { library: "nope" }, message: `Scope refused: library 'nope' does not exist; the libraries are: ${LIBS}.` },
+    {
+      title: "a library that does not exist",
+      request: { library: "nope" },
+      message: `Scope refused: library 'nope' does not exist; the libraries are: ${LIBS}.`,
+    },
     {
       title: "a library named with a /",
       request: { library: "eng/observability" },
       message: `Scope refused: library 'eng/observability' names a folder; a scope names a whole library: ${LIBS}.`,
     },
-    { title: "an unknown category", request: { categories: ["nope"] }, message: `Scope refused: category 'nope' does not exist; the categories are: ${CATEGORIES}.` },
-    { title: "an unknown category beside a known one", request: { categories: ["writing", "nope"] }, message: `Scope refused: category 'nope' does not exist; the categories are: ${CATEGORIES}.` },
+    {
+      title: "an unknown category",
+      request: { categories: ["nope"] },
+      message: `Scope refused: category 'nope' does not exist; the categories are: ${CATEGORIES}.`,
+    },
+    {
+      title: "an unknown category beside a known one",
+      request: { categories: ["writing", "nope"] },
+      message: `Scope refused: category 'nope' does not exist; the categories are: ${CATEGORIES}.`,
+    },
     { title: "an unknown tag", request: { tags: ["nope"] }, message: `Scope refused: tag 'nope' does not exist; the tags are: ${TAGS}.` },
-    { title: "an unknown part of an all-of item", request: { tags: ["oncall,nope"] }, message: `Scope refused: tag 'nope' does not exist; the tags are: ${TAGS}.` },
+    {
+      title: "an unknown part of an all-of item",
+      request: { tags: ["oncall,nope"] },
+      message: `Scope refused: tag 'nope' does not exist; the tags are: ${TAGS}.`,
+    },
     {
       title: "an all-of item no plugin carries",
       request: { tags: ["oncall,public"] },
@@ -76,8 +92,20 @@ describe("outside a client's ceiling is refused exactly like what does not exist
   const engineering = { categories: ["engineering"] };
   const publicOnly = { tags: ["public"] };
   test.each([
-    { title: "support-bot asks for library eng", ceiling: support, outside: { library: "eng" }, absent: { library: "nope" }, message: "Scope refused: library 'eng' does not exist; the libraries are: docs." },
-    { title: "support-bot asks for library dead", ceiling: support, outside: { library: "dead" }, absent: { library: "nope" }, message: "Scope refused: library 'dead' does not exist; the libraries are: docs." },
+    {
+      title: "support-bot asks for library eng",
+      ceiling: support,
+      outside: { library: "eng" },
+      absent: { library: "nope" },
+      message: "Scope refused: library 'eng' does not exist; the libraries are: docs.",
+    },
+    {
+      title: "support-bot asks for library dead",
+      ceiling: support,
+      outside: { library: "dead" },
+      absent: { library: "nope" },
+      message: "Scope refused: library 'dead' does not exist; the libraries are: docs.",
+    },
     {
       title: "support-bot asks for category engineering",
       ceiling: support,
@@ -85,7 +113,13 @@ describe("outside a client's ceiling is refused exactly like what does not exist
       absent: { categories: ["nope"] },
       message: "Scope refused: category 'engineering' does not exist; the categories are: writing.",
     },
-    { title: "support-bot asks for tag review", ceiling: support, outside: { tags: ["review"] }, absent: { tags: ["nope"] }, message: "Scope refused: tag 'review' does not exist; the tags are: docs, prose, public." },
+    {
+      title: "support-bot asks for tag review",
+      ceiling: support,
+      outside: { tags: ["review"] },
+      absent: { tags: ["nope"] },
+      message: "Scope refused: tag 'review' does not exist; the tags are: docs, prose, public.",
+    },
     {
       title: "support-bot asks for keyword sre",
       ceiling: support,
@@ -124,35 +158,62 @@ describe("outside a client's ceiling is refused exactly like what does not exist
   ] as const)("$title", ({ ceiling, outside, absent, message }) => {
     const name = (spec: ScopeSpec): string => spec.library ?? spec.categories?.[0] ?? (spec.tags?.[0] ?? "").split(",").pop() ?? "";
     expect(refusal(outside, ceiling)).toBe(message);
-    expect(refusal(absent, ceiling).split(`'${name(absent)}'`).join(`'${name(outside)}'`)).toBe(message);
+    expect(
+      refusal(absent, ceiling)
+        .split(`'${name(absent)}'`)
+        .join(`'${name(outside)}'`),
+    ).toBe(message);
   });
 
   test("a client never sees a library name its ceiling holds nothing of, even when naming a typo", () => {
-    expect(refusal({ library: "nope" }, { tags: ["public"] })).toBe("Scope refused: library 'nope' does not exist; the libraries are: docs.");
-    expect(refusal({ library: "nope" }, { categories: ["engineering"] })).toBe("Scope refused: library 'nope' does not exist; the libraries are: docs, eng.");
+    expect(refusal({ library: "nope" }, { tags: ["public"] })).toBe(
+      "Scope refused: library 'nope' does not exist; the libraries are: docs.",
+    );
+    expect(refusal({ library: "nope" }, { categories: ["engineering"] })).toBe(
+      "Scope refused: library 'nope' does not exist; the libraries are: docs, eng.",
+    );
   });
 
   test("a request that names the ceiling's own library narrows nothing and is not refused", () => {
     const result = compileScope(served.service.current, support, { library: "docs" });
-    expect(result.ok && { library: result.scope.library, plugins: [...(result.scope.plugins ?? [])] }).toEqual({ library: "docs", plugins: ["writing-kit"] });
+    expect(result.ok && { library: result.scope.library, plugins: [...(result.scope.plugins ?? [])] }).toEqual({
+      library: "docs",
+      plugins: ["writing-kit"],
+    });
   });
 });
 
 describe("reading the request settings", () => {
-  const settings = (query: string, headers: Record<string, string> = {}) => parseRequestSettings(new URLSearchParams(query), new Headers(headers));
+  const settings = (query: string, headers: Record<string, string> = {}) =>
+    parseRequestSettings(new URLSearchParams(query), new Headers(headers));
   const off = { fullListing: false, resourceTools: false, promptTools: false };
   test.each([
     { title: "nothing", query: "", headers: {}, want: { scope: { categories: [], tags: [] }, ...off } },
     { title: "a query library", query: "library=eng", headers: {}, want: { scope: { library: "eng", categories: [], tags: [] }, ...off } },
-    { title: "the header library beats the query", query: "library=eng", headers: { "X-Skill-Library": " docs " }, want: { scope: { library: "docs", categories: [], tags: [] }, ...off } },
-    { title: "repeated categories are a list", query: "categories=writing&categories=engineering", headers: {}, want: { scope: { categories: ["writing", "engineering"], tags: [] }, ...off } },
+    {
+      title: "the header library beats the query",
+      query: "library=eng",
+      headers: { "X-Skill-Library": " docs " },
+      want: { scope: { library: "docs", categories: [], tags: [] }, ...off },
+    },
+    {
+      title: "repeated categories are a list",
+      query: "categories=writing&categories=engineering",
+      headers: {},
+      want: { scope: { categories: ["writing", "engineering"], tags: [] }, ...off },
+    },
     {
       title: "the categories header (comma list) beats the query",
       query: "categories=legacy",
       headers: { "X-Skill-Categories": "writing, engineering" },
       want: { scope: { categories: ["writing", "engineering"], tags: [] }, ...off },
     },
-    { title: "repeated tags are any-of items, commas all-of", query: "tags=oncall,runbooks&tags=public", headers: {}, want: { scope: { categories: [], tags: ["oncall,runbooks", "public"] }, ...off } },
+    {
+      title: "repeated tags are any-of items, commas all-of",
+      query: "tags=oncall,runbooks&tags=public",
+      headers: {},
+      want: { scope: { categories: [], tags: ["oncall,runbooks", "public"] }, ...off },
+    },
     {
       title: "the tags header separates items with ';' and beats the query",
       query: "tags=old",
@@ -201,14 +262,28 @@ const ENVELOPE = {
 const REQUESTS: readonly { readonly title: string; readonly body: Record<string, unknown>; readonly headers?: Record<string, string> }[] = [
   {
     title: "initialize",
-    body: { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "t", version: "1" } } },
+    body: {
+      jsonrpc: "2.0",
+      id: 1,
+      method: "initialize",
+      params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "t", version: "1" } },
+    },
   },
   { title: "resources/list", body: { jsonrpc: "2.0", id: "two", method: "resources/list", params: {} } },
   { title: "resources/read", body: { jsonrpc: "2.0", id: 3, method: "resources/read", params: { uri: "skill://eng/triage/SKILL.md" } } },
-  { title: "tools/call read_resource", body: { jsonrpc: "2.0", id: 4, method: "tools/call", params: { name: "read_resource", arguments: { uri: "skill://eng/_index.md" } } } },
-  { title: "prompts/get", body: { jsonrpc: "2.0", id: 5, method: "prompts/get", params: { name: "eng_page", arguments: { service: "x" } } } },
+  {
+    title: "tools/call read_resource",
+    body: { jsonrpc: "2.0", id: 4, method: "tools/call", params: { name: "read_resource", arguments: { uri: "skill://eng/_index.md" } } },
+  },
+  {
+    title: "prompts/get",
+    body: { jsonrpc: "2.0", id: 5, method: "prompts/get", params: { name: "eng_page", arguments: { service: "x" } } },
+  },
   { title: "skills/list", body: { jsonrpc: "2.0", id: 6, method: "skills/list", params: {} } },
-  { title: "resources/directory/read", body: { jsonrpc: "2.0", id: 7, method: "resources/directory/read", params: { uri: "skill://eng" } } },
+  {
+    title: "resources/directory/read",
+    body: { jsonrpc: "2.0", id: 7, method: "resources/directory/read", params: { uri: "skill://eng" } },
+  },
   {
     title: "server/discover (2026-07-28)",
     body: { jsonrpc: "2.0", id: 8, method: "server/discover", params: { _meta: ENVELOPE } },
@@ -223,15 +298,30 @@ const REQUESTS: readonly { readonly title: string; readonly body: Record<string,
 
 describe("over HTTP, a refused scope refuses every request with -32602", () => {
   test.each([
-    { title: "a library that does not exist", query: "library=nope", headers: {}, message: `Scope refused: library 'nope' does not exist; the libraries are: ${LIBS}.` },
+    {
+      title: "a library that does not exist",
+      query: "library=nope",
+      headers: {},
+      message: `Scope refused: library 'nope' does not exist; the libraries are: ${LIBS}.`,
+    },
     {
       title: "a library named with a / (header)",
       query: "",
       headers: { "X-Skill-Library": "eng/observability" },
       message: `Scope refused: library 'eng/observability' names a folder; a scope names a whole library: ${LIBS}.`,
     },
-    { title: "an unknown category", query: "categories=nope", headers: {}, message: `Scope refused: category 'nope' does not exist; the categories are: ${CATEGORIES}.` },
-    { title: "an unknown tag (header)", query: "", headers: { "X-Skill-Tags": "review; nope" }, message: `Scope refused: tag 'nope' does not exist; the tags are: ${TAGS}.` },
+    {
+      title: "an unknown category",
+      query: "categories=nope",
+      headers: {},
+      message: `Scope refused: category 'nope' does not exist; the categories are: ${CATEGORIES}.`,
+    },
+    {
+      title: "an unknown tag (header)",
+      query: "",
+      headers: { "X-Skill-Tags": "review; nope" },
+      message: `Scope refused: tag 'nope' does not exist; the tags are: ${TAGS}.`,
+    },
     {
       title: "a combination that shows nothing",
       query: "library=docs&tags=oncall",
@@ -244,23 +334,29 @@ describe("over HTTP, a refused scope refuses every request with -32602", () => {
       headers: { "X-Skill-Library": "nope" },
       message: `Scope refused: library 'nope' does not exist; the libraries are: ${LIBS}.`,
     },
-  ] as { title: string; query: string; headers: Record<string, string>; message: string }[])("$title", async ({ query, headers, message }) => {
-    const url = `${http.origin}/mcp${query === "" ? "" : `?${query}`}`;
-    for (const request of REQUESTS) {
-      const got = await post(url, request.body, { ...headers, ...request.headers });
-      expect(got, request.title).toEqual({ status: 200, body: { jsonrpc: "2.0", id: request.body["id"], error: { code: -32602, message } } });
-    }
-    // A notification gets no answer at all, and nothing is served.
-    expect(await post(url, { jsonrpc: "2.0", method: "notifications/initialized" }, headers)).toEqual({ status: 202, body: "" });
-    // The SDK client fails to connect with the same error.
-    let failure: unknown = null;
-    try {
-      await connectHttp(url, headers);
-    } catch (error) {
-      failure = toFailure(error);
-    }
-    expect(failure).toMatchObject({ code: -32602, message });
-  });
+  ] as { title: string; query: string; headers: Record<string, string>; message: string }[])(
+    "$title",
+    async ({ query, headers, message }) => {
+      const url = `${http.origin}/mcp${query === "" ? "" : `?${query}`}`;
+      for (const request of REQUESTS) {
+        const got = await post(url, request.body, { ...headers, ...request.headers });
+        expect(got, request.title).toEqual({
+          status: 200,
+          body: { jsonrpc: "2.0", id: request.body["id"], error: { code: -32602, message } },
+        });
+      }
+      // A notification gets no answer at all, and nothing is served.
+      expect(await post(url, { jsonrpc: "2.0", method: "notifications/initialized" }, headers)).toEqual({ status: 202, body: "" });
+      // The SDK client fails to connect with the same error.
+      let failure: unknown = null;
+      try {
+        await connectHttp(url, headers);
+      } catch (error) {
+        failure = toFailure(error);
+      }
+      expect(failure).toMatchObject({ code: -32602, message });
+    },
+  );
 });
 
 describe("over HTTP, accepted scopes", () => {
@@ -272,7 +368,12 @@ describe("over HTTP, accepted scopes", () => {
       await conn.close();
     }
   };
-  const ENG_ALL = ["skill://eng/_index.md", "skill://eng/observability/_index.md", "skill://eng/quality/_index.md", "skill://eng/_files.md"];
+  const ENG_ALL = [
+    "skill://eng/_index.md",
+    "skill://eng/observability/_index.md",
+    "skill://eng/quality/_index.md",
+    "skill://eng/_files.md",
+  ];
   const DOCS_ALL = ["skill://docs/_index.md", "skill://docs/editing/_index.md", "skill://docs/quality/_index.md", "skill://docs/_files.md"];
   const DOCS_W = ["skill://docs/_index.md", "skill://docs/editing/_index.md", "skill://docs/_files.md"];
   const ENG_O = ["skill://eng/_index.md", "skill://eng/observability/_index.md", "skill://eng/_files.md"];
@@ -283,12 +384,32 @@ describe("over HTTP, accepted scopes", () => {
     { title: "no scope", query: "", headers: {}, want: [...DOCS_ALL, ...ENG_ALL] },
     { title: "query library", query: "library=eng", headers: {}, want: ENG_ALL },
     { title: "the library header beats the query", query: "library=eng", headers: { "X-Skill-Library": "docs" }, want: DOCS_ALL },
-    { title: "a good library header beats a bad query library", query: "library=nope", headers: { "X-Skill-Library": "docs" }, want: DOCS_ALL },
-    { title: "the categories header beats the query", query: "categories=engineering", headers: { "X-Skill-Categories": "writing" }, want: DOCS_W },
+    {
+      title: "a good library header beats a bad query library",
+      query: "library=nope",
+      headers: { "X-Skill-Library": "docs" },
+      want: DOCS_ALL,
+    },
+    {
+      title: "the categories header beats the query",
+      query: "categories=engineering",
+      headers: { "X-Skill-Categories": "writing" },
+      want: DOCS_W,
+    },
     { title: "the tags header beats the query", query: "tags=public", headers: { "X-Skill-Tags": "oncall,runbooks" }, want: ENG_O },
     { title: "repeated categories are any-of", query: "categories=writing&categories=legacy", headers: {}, want: DOCS_W },
-    { title: "repeated tags are any-of, commas all-of", query: "tags=oncall,runbooks&tags=public", headers: {}, want: [...DOCS_W, ...ENG_O] },
-    { title: "';' separates tag items in the header", query: "", headers: { "X-Skill-Tags": "review ; public" }, want: [...DOCS_ALL, ...ENG_R] },
+    {
+      title: "repeated tags are any-of, commas all-of",
+      query: "tags=oncall,runbooks&tags=public",
+      headers: {},
+      want: [...DOCS_W, ...ENG_O],
+    },
+    {
+      title: "';' separates tag items in the header",
+      query: "",
+      headers: { "X-Skill-Tags": "review ; public" },
+      want: [...DOCS_ALL, ...ENG_R],
+    },
     { title: "a keyword matches like a tag", query: "tags=quality", headers: {}, want: [...DOCS_R, ...ENG_R] },
     { title: "a library whose plugins all failed is empty, not refused", query: "library=dead", headers: {}, want: [] },
   ] as { title: string; query: string; headers: Record<string, string>; want: string[] }[])("$title", async ({ query, headers, want }) => {
@@ -301,7 +422,11 @@ describe("over HTTP, accepted scopes", () => {
     const text = await new Promise<string>((resolve, reject) => {
       const req = httpRequest(`${http.origin}/mcp`, {
         method: "POST",
-        headers: { "content-type": "application/json", accept: "application/json, text/event-stream", "x-skill-tags": ["oncall,runbooks", "public"] },
+        headers: {
+          "content-type": "application/json",
+          accept: "application/json, text/event-stream",
+          "x-skill-tags": ["oncall,runbooks", "public"],
+        },
       });
       req.on("response", (res) => {
         let chunks = "";
@@ -324,11 +449,23 @@ describe("over HTTP, accepted scopes", () => {
       expect((await conn.client.listTools()).tools.map((tool) => tool.name)).toEqual(["list_resources", "read_resource"]);
       const read = (uri: string) => conn.client.callTool({ name: "read_resource", arguments: { uri } });
       const plain = (uri: string) => ({
-        content: [{ type: "text", text: `Not found: ${uri}. Start from the resource listing (resources/list, or the list_resources tool) to see what this server serves.` }],
+        content: [
+          {
+            type: "text",
+            text: `Not found: ${uri}. Start from the resource listing (resources/list, or the list_resources tool) to see what this server serves.`,
+          },
+        ],
         isError: true,
       });
       expect(await read("skill://docs/guide/tone.md")).toEqual({ content: [{ type: "text", text: "# Tone\n" }] });
-      for (const uri of ["skill://nolib/never.md", "skill://docs/docs/style.md", "skill://docs/code-review/SKILL.md", "skill://eng/triage/SKILL.md", "skill://docs/quality", "skill://eng"]) {
+      for (const uri of [
+        "skill://nolib/never.md",
+        "skill://docs/docs/style.md",
+        "skill://docs/code-review/SKILL.md",
+        "skill://eng/triage/SKILL.md",
+        "skill://docs/quality",
+        "skill://eng",
+      ]) {
         expect(await read(uri), uri).toEqual(plain(uri));
       }
       expect(await read("skill://docs/editing")).toEqual({
@@ -357,8 +494,20 @@ describe("over HTTP, accepted scopes", () => {
     };
     const why = "The plugin root, the root of fetch ./plugins/missing-kit, does not exist.";
     expect(health.status).toBe("degraded");
-    expect(health.libraries["dead"]).toEqual({ description: "Nothing works here", plugins: ["broken-kit"], skills: 0, prompts: 0, files: 0 });
-    expect(health.plugins["broken-kit"]).toMatchObject({ status: "failed", fetch: "./plugins/missing-kit", libraries: ["dead"], skills: 0, error: why });
+    expect(health.libraries["dead"]).toEqual({
+      description: "Nothing works here",
+      plugins: ["broken-kit"],
+      skills: 0,
+      prompts: 0,
+      files: 0,
+    });
+    expect(health.plugins["broken-kit"]).toMatchObject({
+      status: "failed",
+      fetch: "./plugins/missing-kit",
+      libraries: ["dead"],
+      skills: 0,
+      error: why,
+    });
     expect(health.fetches["./plugins/missing-kit"]).toMatchObject({ status: "failed", error: why });
   });
 });

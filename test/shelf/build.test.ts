@@ -16,7 +16,11 @@ afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 const skillMd = (name: string, body = `# ${name}\n`): string => `---\nname: ${name}\ndescription: The ${name} skill.\n---\n${body}`;
 
-async function plugin(id: string, files: Record<string, string>, options: { files?: string[]; meta?: Partial<PluginMeta> } = {}): Promise<HarvestedPlugin> {
+async function plugin(
+  id: string,
+  files: Record<string, string>,
+  options: { files?: string[]; meta?: Partial<PluginMeta> } = {},
+): Promise<HarvestedPlugin> {
   const dir = path.join(root, id);
   for (const [rel, text] of Object.entries(files)) {
     mkdirSync(path.dirname(path.join(dir, rel)), { recursive: true });
@@ -95,10 +99,22 @@ describe("conflicts between plugins of one library (§3.7)", () => {
       { files: ["guides/**"] },
     );
     const firstId = first.id;
-    const second = await plugin(`second-${slug}`.slice(0, 60).replace(/-$/, ""), { ...later, "skills/extra/SKILL.md": skillMd("extra") }, laterFiles?.files ? { files: laterFiles.files } : {});
-    const withSkills = laterFiles?.skills ? await harvestPlugin({
-      id: second.id, meta: second.meta, fetch: second.fetch, root: "", rootAbs: path.join(root, second.id), skills: laterFiles.skills, limits: { fileBytes: 1 << 20 },
-    }) : second;
+    const second = await plugin(
+      `second-${slug}`.slice(0, 60).replace(/-$/, ""),
+      { ...later, "skills/extra/SKILL.md": skillMd("extra") },
+      laterFiles?.files ? { files: laterFiles.files } : {},
+    );
+    const withSkills = laterFiles?.skills
+      ? await harvestPlugin({
+          id: second.id,
+          meta: second.meta,
+          fetch: second.fetch,
+          root: "",
+          rootAbs: path.join(root, second.id),
+          skills: laterFiles.skills,
+          limits: { fileBytes: 1 << 20 },
+        })
+      : second;
     const shelf = build([first, withSkills], [{ name: "lib", description: "", plugins: [firstId, withSkills.id] }]);
     const library = shelf.libraries.get("lib");
     expect(library?.served).toEqual([firstId]);
@@ -114,11 +130,18 @@ describe("per-library SKILL.md substitution (§2.3)", () => {
   test("placeholders in the body become the library's addresses; the frontmatter is verbatim; digests follow the bytes", async () => {
     const body = "Read ${CLAUDE_PLUGIN_ROOT}/shared/a.md and ${CLAUDE_SKILL_DIR}/ref.md.\n";
     const raw = `---\nname: loki\ndescription: "Uses ${"${CLAUDE_PLUGIN_ROOT}"} in frontmatter"\n---\n${body}`;
-    const kit = await plugin("subst", { "skills/obs/loki/SKILL.md": raw, "skills/obs/loki/ref.md": "ref", "shared/a.md": "a" }, { files: ["shared/**"] });
-    const shelf = build([kit], [
-      { name: "one", description: "", plugins: ["subst"] },
-      { name: "two", description: "", plugins: ["subst"] },
-    ]);
+    const kit = await plugin(
+      "subst",
+      { "skills/obs/loki/SKILL.md": raw, "skills/obs/loki/ref.md": "ref", "shared/a.md": "a" },
+      { files: ["shared/**"] },
+    );
+    const shelf = build(
+      [kit],
+      [
+        { name: "one", description: "", plugins: ["subst"] },
+        { name: "two", description: "", plugins: ["subst"] },
+      ],
+    );
     for (const lib of ["one", "two"]) {
       const served = shelf.libraries.get(lib)?.skills.get("obs/loki")?.files.get("SKILL.md");
       const expected = `---\nname: loki\ndescription: "Uses \${CLAUDE_PLUGIN_ROOT} in frontmatter"\n---\nRead skill://${lib}/shared/a.md and skill://${lib}/obs/loki/ref.md.\n`;
@@ -197,11 +220,21 @@ describe("rebuilding from the previous shelf", () => {
     ];
     const before = build([a, b], plans);
     const b2 = await plugin("reuse-b", { "skills/two/SKILL.md": skillMd("two", "# changed\n") });
-    const after = buildShelf({ generation: 2, built: "2026-11-30T00:00:01.000Z", libraries: plans, plugins: [a, b2], fetches: new Map(), previous: before });
+    const after = buildShelf({
+      generation: 2,
+      built: "2026-11-30T00:00:01.000Z",
+      libraries: plans,
+      plugins: [a, b2],
+      fetches: new Map(),
+      previous: before,
+    });
     expect(after.libraries.get("first")).toBe(before.libraries.get("first"));
     expect(after.libraries.get("second")).not.toBe(before.libraries.get("second"));
     // A changed plan (here the description) builds the library again even over the same harvests.
-    const replanned = buildShelf({ ...{ generation: 3, built: "x", plugins: [a, b2], fetches: new Map(), previous: after }, libraries: [{ ...plans[0], description: "new" } as LibraryPlan, plans[1] as LibraryPlan] });
+    const replanned = buildShelf({
+      ...{ generation: 3, built: "x", plugins: [a, b2], fetches: new Map(), previous: after },
+      libraries: [{ ...plans[0], description: "new" } as LibraryPlan, plans[1] as LibraryPlan],
+    });
     expect(replanned.libraries.get("first")).not.toBe(after.libraries.get("first"));
     expect(replanned.libraries.get("first")?.description).toBe("new");
     expect(replanned.libraries.get("second")).toBe(after.libraries.get("second"));

@@ -18,10 +18,15 @@ test("a missing subdirectory, or one that is a symlink out of the fetch, fails t
   const outside = makeTemp();
   makeRepo(outside, "secret", { "skills/stolen/SKILL.md": skillMd("stolen") });
   makeRepo(base, "kit", {
-    "escape": { symlink: `${outside}/secret` },
+    escape: { symlink: `${outside}/secret` },
     "inside/skills/fine/SKILL.md": skillMd("fine"),
-    "linked": { symlink: "inside" },
-    ".claude-plugin/marketplace.json": JSON.stringify({ plugins: [{ name: "sneaky", source: "./escape" }, { name: "ok", source: "./linked" }] }),
+    linked: { symlink: "inside" },
+    ".claude-plugin/marketplace.json": JSON.stringify({
+      plugins: [
+        { name: "sneaky", source: "./escape" },
+        { name: "ok", source: "./linked" },
+      ],
+    }),
   });
   const yaml = `${gitSource(base)}plugins:
   - {name: out, source: "local://kit//escape"}
@@ -41,7 +46,10 @@ libraries:
   expect(health.plugins.in).toMatchObject({ status: "ok", skills: 1 });
   expect(health.plugins["ok@market"]).toMatchObject({ status: "ok", skills: 1 });
   // A subdirectory must exist inside the fetch; the fetch itself is fine.
-  expect(health.plugins.missing).toMatchObject({ status: "failed", error: "The plugin root, the subdirectory nope of fetch local://kit, does not exist." });
+  expect(health.plugins.missing).toMatchObject({
+    status: "failed",
+    error: "The plugin root, the subdirectory nope of fetch local://kit, does not exist.",
+  });
   expect(health.fetches["local://kit"]?.status).toBe("ok");
   expect(await readText(service.current, "skill://lib/stolen/SKILL.md")).toBe(null);
   expect(JSON.stringify(health).includes(outside)).toBe(false);

@@ -16,14 +16,23 @@ function record(name: string, text: string): ServedFile {
   writeFileSync(abs, text);
   const stat = statSync(abs);
   const disk: DiskFile = { path: name, abs, size: stat.size, mtimeMs: stat.mtimeMs };
-  return { size: stat.size, digest: `sha256:${createHash("sha256").update(text).digest("hex")}`, mimeType: "text/markdown", text: true, disk };
+  return {
+    size: stat.size,
+    digest: `sha256:${createHash("sha256").update(text).digest("hex")}`,
+    mimeType: "text/markdown",
+    text: true,
+    disk,
+  };
 }
 
 const decode = (bytes: Uint8Array): string => new TextDecoder().decode(bytes);
 
 describe("readServedFile", () => {
   test("serves an unchanged file from disk, small or large", async () => {
-    for (const [name, text] of [["small.md", "hello"], ["large.md", "x".repeat(100_000)]] as const) {
+    for (const [name, text] of [
+      ["small.md", "hello"],
+      ["large.md", "x".repeat(100_000)],
+    ] as const) {
       const got = await readServedFile(record(name, text));
       expect(got.ok && decode(got.bytes)).toBe(text);
     }

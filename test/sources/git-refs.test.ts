@@ -42,7 +42,9 @@ beforeAll(async () => {
   const yaml = [
     gitSource(base),
     "plugins:",
-    ...Object.entries(forms).map(([name, source]) => `  - {name: ${name}, source: "${source}"${name === "docs" ? ', skills: ["*/SKILL.md"]' : ""}}`),
+    ...Object.entries(forms).map(
+      ([name, source]) => `  - {name: ${name}, source: "${source}"${name === "docs" ? ', skills: ["*/SKILL.md"]' : ""}}`,
+    ),
     "libraries:",
     ...Object.keys(forms).map((name) => `  - {name: ${name}, plugins: [${name}]}`),
   ].join("\n");
@@ -76,7 +78,10 @@ describe("each ref form serves the right bytes", () => {
 
 test("an unknown ref fails that fetch only, with a message naming the ref", () => {
   const health = buildHealth(service.current);
-  expect(health.fetches["local://kit?ref=nope"]).toEqual({ status: "failed", error: "ref 'nope' is neither a branch nor a tag of the repository" });
+  expect(health.fetches["local://kit?ref=nope"]).toEqual({
+    status: "failed",
+    error: "ref 'nope' is neither a branch nor a tag of the repository",
+  });
   expect(health.plugins.unknown).toMatchObject({
     status: "failed",
     error: "Fetch local://kit?ref=nope failed: ref 'nope' is neither a branch nor a tag of the repository",

@@ -14,12 +14,28 @@ describe("parsePluginManifest", () => {
   test("the fields skillshelf uses; the rest (agents, hooks, author…) are ignored", () => {
     expect(
       parsePluginManifest(
-        { name: "p", description: "Described.", version: "1.0.0", keywords: ["a", "b,c", "a", 1], skills: "./skills/", commands: ["./commands/x.md"], agents: "./agents", author: {} },
+        {
+          name: "p",
+          description: "Described.",
+          version: "1.0.0",
+          keywords: ["a", "b,c", "a", 1],
+          skills: "./skills/",
+          commands: ["./commands/x.md"],
+          agents: "./agents",
+          author: {},
+        },
         FILE,
       ),
     ).toEqual({
       ok: true,
-      manifest: { file: FILE, description: "Described.", version: "1.0.0", keywords: ["a"], skills: ["./skills/"], commands: ["./commands/x.md"] },
+      manifest: {
+        file: FILE,
+        description: "Described.",
+        version: "1.0.0",
+        keywords: ["a"],
+        skills: ["./skills/"],
+        commands: ["./commands/x.md"],
+      },
     });
   });
 
@@ -55,7 +71,11 @@ describe("readPluginManifest", () => {
     const outside = makeTemp();
     fs.writeFileSync(path.join(outside, "plugin.json"), '{"description": "from outside"}');
     const root = makeTemp();
-    writeFiles(root, { [FILE]: { symlink: path.join(outside, "plugin.json") }, "meta/real.json": '{"description": "inside"}', "plugin.json": { symlink: "meta/real.json" } });
+    writeFiles(root, {
+      [FILE]: { symlink: path.join(outside, "plugin.json") },
+      "meta/real.json": '{"description": "inside"}',
+      "plugin.json": { symlink: "meta/real.json" },
+    });
     expect(readPluginManifest(root)).toEqual({ ok: true, manifest: { file: "plugin.json", description: "inside", keywords: [] } });
   });
 
@@ -73,7 +93,12 @@ describe("applyManifestMeta", () => {
   const meta = (over: Partial<PluginMeta> = {}): PluginMeta => ({ description: "", tags: ["t"], keywords: ["k1"], ...over });
 
   test("fills an empty description and a missing version, adds keywords", () => {
-    expect(applyManifestMeta(meta(), manifest)).toEqual({ description: "From the manifest.", tags: ["t"], keywords: ["k1", "k2"], version: "9.9.9" });
+    expect(applyManifestMeta(meta(), manifest)).toEqual({
+      description: "From the manifest.",
+      tags: ["t"],
+      keywords: ["k1", "k2"],
+      version: "9.9.9",
+    });
   });
 
   test("never overrides what the config says", () => {

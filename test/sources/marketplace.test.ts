@@ -17,7 +17,11 @@ const SOURCES: SourceConfig[] = [
 ];
 
 function parse(plugins: unknown[], metadata: unknown = undefined, sources = SOURCES): MarketplaceRead {
-  return parseMarketplace({ name: "m", ...(metadata === undefined ? {} : { metadata }), plugins }, ".claude-plugin/marketplace.json", sources);
+  return parseMarketplace(
+    { name: "m", ...(metadata === undefined ? {} : { metadata }), plugins },
+    ".claude-plugin/marketplace.json",
+    sources,
+  );
 }
 
 function sourceOf(source: unknown, metadata?: unknown): unknown {
@@ -32,17 +36,37 @@ describe("entry sources that serve", () => {
     { name: "./ (the marketplace root)", source: "./", expect: { kind: "relative", path: "" } },
     { name: "a trailing slash and ./ segments", source: "./plugins/./x/", expect: { kind: "relative", path: "plugins/x" } },
     { name: "github", source: { source: "github", repo: "owner/repo" }, expect: { kind: "git", address: "gh://owner/repo" } },
-    { name: "github with a ref", source: { source: "github", repo: "owner/repo", ref: "v1" }, expect: { kind: "git", address: "gh://owner/repo?ref=v1" } },
-    { name: "github: sha wins over ref", source: { source: "github", repo: "o/r", ref: "v1", sha: SHA }, expect: { kind: "git", address: `gh://o/r?ref=${SHA}` } },
+    {
+      name: "github with a ref",
+      source: { source: "github", repo: "owner/repo", ref: "v1" },
+      expect: { kind: "git", address: "gh://owner/repo?ref=v1" },
+    },
+    {
+      name: "github: sha wins over ref",
+      source: { source: "github", repo: "o/r", ref: "v1", sha: SHA },
+      expect: { kind: "git", address: `gh://o/r?ref=${SHA}` },
+    },
     { name: "url", source: { source: "url", url: "https://github.com/o/r.git" }, expect: { kind: "git", address: "gh://o/r.git" } },
-    { name: "url: the longest source prefix wins", source: { source: "url", url: "https://git.example.com/team/x" }, expect: { kind: "git", address: "team://x" } },
-    { name: "url: on a segment boundary only", source: { source: "url", url: "https://git.example.com/teamwork/x" }, expect: { kind: "git", address: "corp://teamwork/x" } },
+    {
+      name: "url: the longest source prefix wins",
+      source: { source: "url", url: "https://git.example.com/team/x" },
+      expect: { kind: "git", address: "team://x" },
+    },
+    {
+      name: "url: on a segment boundary only",
+      source: { source: "url", url: "https://git.example.com/teamwork/x" },
+      expect: { kind: "git", address: "corp://teamwork/x" },
+    },
     {
       name: "git-subdir",
       source: { source: "git-subdir", url: "https://github.com/o/r.git", path: "./integrations/claude/", ref: "main" },
       expect: { kind: "git", address: "gh://o/r.git//integrations/claude?ref=main" },
     },
-    { name: "git-subdir: owner/repo shorthand", source: { source: "git-subdir", url: "o/r", path: "sub" }, expect: { kind: "git", address: "gh://o/r//sub" } },
+    {
+      name: "git-subdir: owner/repo shorthand",
+      source: { source: "git-subdir", url: "o/r", path: "sub" },
+      expect: { kind: "git", address: "gh://o/r//sub" },
+    },
   ])("$name", ({ source, expect: expected }) => {
     expect(sourceOf(source)).toEqual(expected);
   });
@@ -55,28 +79,69 @@ describe("entry sources that serve", () => {
 
 describe("entries that are skipped, with their reason", () => {
   test.each([
-    { name: "npm", source: { source: "npm", package: "@x/y" }, reason: "Its source is an npm package: skillshelf never installs packages." },
+    {
+      name: "npm",
+      source: { source: "npm", package: "@x/y" },
+      reason: "Its source is an npm package: skillshelf never installs packages.",
+    },
     { name: "pip", source: { source: "pip", package: "y" }, reason: "Its source is a pip package: skillshelf never installs packages." },
-    { name: "an archive", source: { source: "url", url: "https://github.com/o/r/archive/v1.tar.gz" }, reason: "Its source is an archive, which skillshelf does not fetch." },
-    { name: "an undeclared host", source: { source: "url", url: "https://gitlab.com/o/r.git" }, reason: "Its repository is on https://gitlab.com, which no declared git source serves." },
-    { name: "an SSH URL", source: { source: "url", url: "git@github.com:o/r.git" }, reason: "Its repository is on github.com, which no declared git source serves." },
-    { name: "a file source is not a git source", source: { source: "url", url: "file:///srv/skills/x" }, reason: "Its repository is on file://, which no declared git source serves." },
-    { name: "credentials in the URL", source: { source: "url", url: "https://user:secret@github.com/o/r" }, reason: "Its source URL carries credentials (user:password@), which skillshelf refuses." },
+    {
+      name: "an archive",
+      source: { source: "url", url: "https://github.com/o/r/archive/v1.tar.gz" },
+      reason: "Its source is an archive, which skillshelf does not fetch.",
+    },
+    {
+      name: "an undeclared host",
+      source: { source: "url", url: "https://gitlab.com/o/r.git" },
+      reason: "Its repository is on https://gitlab.com, which no declared git source serves.",
+    },
+    {
+      name: "an SSH URL",
+      source: { source: "url", url: "git@github.com:o/r.git" },
+      reason: "Its repository is on github.com, which no declared git source serves.",
+    },
+    {
+      name: "a file source is not a git source",
+      source: { source: "url", url: "file:///srv/skills/x" },
+      reason: "Its repository is on file://, which no declared git source serves.",
+    },
+    {
+      name: "credentials in the URL",
+      source: { source: "url", url: "https://user:secret@github.com/o/r" },
+      reason: "Its source URL carries credentials (user:password@), which skillshelf refuses.",
+    },
     { name: "a path that climbs out", source: "./plugins/../../x", reason: 'Its source path "./plugins/../../x" escapes the marketplace.' },
     { name: "an absolute path", source: "/etc", reason: 'Its source path "/etc" escapes the marketplace.' },
-    { name: "a URL string", source: "https://github.com/o/r", reason: 'Its source "https://github.com/o/r" is not a relative path (./…); a repository is given as {source: github|url|git-subdir}.' },
-    { name: "a git-subdir path that climbs out", source: { source: "git-subdir", url: "o/r", path: "../x" }, reason: 'Its git-subdir path "../x" escapes the repository.' },
+    {
+      name: "a URL string",
+      source: "https://github.com/o/r",
+      reason: 'Its source "https://github.com/o/r" is not a relative path (./…); a repository is given as {source: github|url|git-subdir}.',
+    },
+    {
+      name: "a git-subdir path that climbs out",
+      source: { source: "git-subdir", url: "o/r", path: "../x" },
+      reason: 'Its git-subdir path "../x" escapes the repository.',
+    },
     { name: "a git-subdir without a path", source: { source: "git-subdir", url: "o/r" }, reason: "Its git-subdir source has no path." },
     { name: "a github source without a repo", source: { source: "github" }, reason: "Its github source has no repo as owner/name." },
-    { name: "an unknown type", source: { source: "hg", url: "x" }, reason: 'Its source type "hg" is not one skillshelf serves (a relative path, github, url or git-subdir).' },
+    {
+      name: "an unknown type",
+      source: { source: "hg", url: "x" },
+      reason: 'Its source type "hg" is not one skillshelf serves (a relative path, github, url or git-subdir).',
+    },
     { name: "no type", source: { url: "x" }, reason: "Its source object has no source type." },
     { name: "no source", source: undefined, reason: "The entry has no source." },
     {
       name: "a ref git would read as an option",
       source: { source: "github", repo: "o/r", ref: "--upload-pack=x" },
-      reason: "Its source is refused: the address ref must be a commit, branch or tag name: letters, digits and . _ + @ / -, not starting with - or /, without '..'.",
+      reason:
+        "Its source is refused: the address ref must be a commit, branch or tag name: letters, digits and . _ + @ / -, not starting with - or /, without '..'.",
     },
-    { name: "a percent escape in the path", source: { source: "url", url: "https://github.com/o/%2e%2e" }, reason: "Its source is refused: the address the path must not contain percent escapes (%)." },
+    {
+      name: "a percent escape in the path",
+      source: { source: "url", url: "https://github.com/o/%2e%2e" },
+      reason: "Its source is refused: the address the path must not contain percent escapes (%).",
+    },
   ])("$name", ({ source, reason }) => {
     expect(sourceOf(source)).toBe(reason);
   });
@@ -94,7 +159,10 @@ describe("entries that are skipped, with their reason", () => {
     expect(read.ok && read.marketplace.skipped).toEqual([
       { entry: "plugins[0]", reason: "The entry is not a JSON object." },
       { entry: "plugins[1]", reason: "The entry has no name." },
-      { entry: "plugins[2]", reason: `The entry name "Bad_Name" breaks the naming rule: 1-64 characters of a-z, 0-9 and '-', no hyphen first or last.` },
+      {
+        entry: "plugins[2]",
+        reason: `The entry name "Bad_Name" breaks the naming rule: 1-64 characters of a-z, 0-9 and '-', no hyphen first or last.`,
+      },
       { entry: "twice", reason: 'A second entry is named "twice"; the first one is served.' },
       { entry: "climbs", reason: `The entry "climbs": skills path "../outside": a glob must not contain a '..' segment.` },
       { entry: "typed", reason: 'The entry "typed": commands must be a path or a list of paths.' },
@@ -136,7 +204,10 @@ test("an entry's metadata, strictness and skill/command lists", () => {
 
 test("a marketplace that is not an object or has no plugins list is an error", () => {
   expect(parseMarketplace([], "m.json", SOURCES)).toEqual({ ok: false, error: "the marketplace file m.json is not a JSON object" });
-  expect(parseMarketplace({ name: "m" }, "m.json", SOURCES)).toEqual({ ok: false, error: "the marketplace file m.json has no plugins list" });
+  expect(parseMarketplace({ name: "m" }, "m.json", SOURCES)).toEqual({
+    ok: false,
+    error: "the marketplace file m.json has no plugins list",
+  });
 });
 
 describe("reading the marketplace file from a tree", () => {
@@ -147,7 +218,10 @@ describe("reading the marketplace file from a tree", () => {
       ".agents/plugins/marketplace.json": JSON.stringify({ plugins: [{ name: "third", source: "./" }] }),
     });
     const read = readMarketplace(root, SOURCES);
-    expect(read.ok && [read.marketplace.file, read.marketplace.entries.map((e) => e.name)]).toEqual([".github/plugin/marketplace.json", ["second"]]);
+    expect(read.ok && [read.marketplace.file, read.marketplace.entries.map((e) => e.name)]).toEqual([
+      ".github/plugin/marketplace.json",
+      ["second"],
+    ]);
   });
 
   test("a symlink out of the root is ignored like a missing file", () => {
@@ -165,13 +239,17 @@ describe("reading the marketplace file from a tree", () => {
   test("broken JSON names the file, relative, and never quotes it", () => {
     const root = makeTemp();
     writeFiles(root, { ".claude-plugin/marketplace.json": '{"plugins": [ secret-looking-text' });
-    expect(readMarketplace(root, SOURCES)).toEqual({ ok: false, error: "the marketplace file .claude-plugin/marketplace.json is not valid JSON" });
+    expect(readMarketplace(root, SOURCES)).toEqual({
+      ok: false,
+      error: "the marketplace file .claude-plugin/marketplace.json is not valid JSON",
+    });
   });
 
   test("no marketplace file lists where it looked", () => {
     expect(readMarketplace(makeTemp(), SOURCES)).toEqual({
       ok: false,
-      error: "no marketplace file was found (looked for .claude-plugin/marketplace.json, .github/plugin/marketplace.json, .agents/plugins/marketplace.json)",
+      error:
+        "no marketplace file was found (looked for .claude-plugin/marketplace.json, .github/plugin/marketplace.json, .agents/plugins/marketplace.json)",
     });
   });
 });

@@ -9,7 +9,8 @@ import { REPO_ROOT } from "./process.js";
 
 export const ADVICE =
   "Read a folder's _index.md to see what it holds, a skill's SKILL.md for its instructions, and the skill's _manifest for the other files it ships.";
-export const NO_HINT_ADVICE = "Start from the resource listing (resources/list, or the list_resources tool) to see what this server serves.";
+export const NO_HINT_ADVICE =
+  "Start from the resource listing (resources/list, or the list_resources tool) to see what this server serves.";
 
 export interface Row {
   readonly uri: string;
@@ -122,7 +123,12 @@ export interface ExampleSkill {
 
 const ENG = "examples/engineering-kit/skills";
 const WRITING = "examples/writing-kit/skills";
-const skill = (library: string, address: string, dir: string): ExampleSkill => ({ uri: `skill://${library}/${address}/SKILL.md`, library, address, dir });
+const skill = (library: string, address: string, dir: string): ExampleSkill => ({
+  uri: `skill://${library}/${address}/SKILL.md`,
+  library,
+  address,
+  dir,
+});
 
 /** Every served skill, sorted by URI (the order of skills/list). */
 export const SKILLS: readonly ExampleSkill[] = [
@@ -164,7 +170,9 @@ export function substitutePlaceholders(raw: string, library: string, address: st
   const match = FRONTMATTER.exec(raw);
   const head = match === null ? "" : match[0];
   const body = raw.slice(head.length);
-  return head + body.split("${CLAUDE_PLUGIN_ROOT}").join(`skill://${library}`).split("${CLAUDE_SKILL_DIR}").join(`skill://${library}/${address}`);
+  return (
+    head + body.split("${CLAUDE_PLUGIN_ROOT}").join(`skill://${library}`).split("${CLAUDE_SKILL_DIR}").join(`skill://${library}/${address}`)
+  );
 }
 
 /** The frontmatter of a SKILL.md, parsed afresh with the `yaml` package. */
@@ -235,7 +243,8 @@ export const HINTS: readonly { readonly uri: string; readonly message: string }[
   },
   {
     uri: "skill://engineering/code-review",
-    message: "Not found: skill://engineering/code-review. It is a skill: read skill://engineering/code-review/SKILL.md or skill://engineering/code-review/_manifest.",
+    message:
+      "Not found: skill://engineering/code-review. It is a skill: read skill://engineering/code-review/SKILL.md or skill://engineering/code-review/_manifest.",
   },
   {
     uri: "skill://writing/release-notes",
@@ -249,7 +258,8 @@ export const HINTS: readonly { readonly uri: string; readonly message: string }[
   },
   {
     uri: "skill://engineering/code-review/references",
-    message: "Not found: skill://engineering/code-review/references. It is a directory inside a skill: read skill://engineering/code-review/_manifest.",
+    message:
+      "Not found: skill://engineering/code-review/references. It is a directory inside a skill: read skill://engineering/code-review/_manifest.",
   },
   {
     uri: "skill://engineering/shared",
@@ -284,7 +294,12 @@ export interface DirEntry {
 }
 
 const dir = (uri: string): DirEntry => ({ uri, name: uri.slice(uri.lastIndexOf("/") + 1), mimeType: "inode/directory" });
-const file = (uri: string, mimeType: string, size: number): DirEntry => ({ uri, name: uri.slice(uri.lastIndexOf("/") + 1), mimeType, size });
+const file = (uri: string, mimeType: string, size: number): DirEntry => ({
+  uri,
+  name: uri.slice(uri.lastIndexOf("/") + 1),
+  mimeType,
+  size,
+});
 const skillMdRow = (s: ExampleSkill, description: string): DirEntry => ({
   uri: s.uri,
   name: s.address.slice(s.address.lastIndexOf("/") + 1),
@@ -296,7 +311,11 @@ const sizeOf = (rel: string): number => exampleFile(rel).length;
 
 /** SEP-2640 `resources/directory/read` at every level of the example shelf. */
 export const DIRECTORIES: Readonly<Record<string, readonly DirEntry[]>> = {
-  "skill://engineering": [dir("skill://engineering/code-review"), dir("skill://engineering/observability"), dir("skill://engineering/shared")],
+  "skill://engineering": [
+    dir("skill://engineering/code-review"),
+    dir("skill://engineering/observability"),
+    dir("skill://engineering/shared"),
+  ],
   "skill://engineering/observability": [dir("skill://engineering/observability/logs"), dir("skill://engineering/observability/traces")],
   "skill://engineering/code-review": [
     skillMdRow(skillByUri("skill://engineering/code-review/SKILL.md"), REVIEW),
@@ -309,7 +328,9 @@ export const DIRECTORIES: Readonly<Record<string, readonly DirEntry[]>> = {
   "skill://engineering/code-review/scripts": [
     file("skill://engineering/code-review/scripts/lint.sh", "application/x-sh", sizeOf(`${ENG}/code-review/scripts/lint.sh`)),
   ],
-  "skill://engineering/shared": [file("skill://engineering/shared/style-guide.md", "text/markdown", sizeOf("examples/engineering-kit/shared/style-guide.md"))],
+  "skill://engineering/shared": [
+    file("skill://engineering/shared/style-guide.md", "text/markdown", sizeOf("examples/engineering-kit/shared/style-guide.md")),
+  ],
   "skill://oncall/code-review": [
     skillMdRow(skillByUri("skill://oncall/code-review/SKILL.md"), REVIEW),
     dir("skill://oncall/code-review/references"),
@@ -322,7 +343,9 @@ export const DIRECTORIES: Readonly<Record<string, readonly DirEntry[]>> = {
     dir("skill://writing/release-notes/changelog"),
     dir("skill://writing/release-notes/templates"),
   ],
-  "skill://writing/release-notes/assets": [file("skill://writing/release-notes/assets/logo.png", "image/png", sizeOf(`${WRITING}/release-notes/assets/logo.png`))],
+  "skill://writing/release-notes/assets": [
+    file("skill://writing/release-notes/assets/logo.png", "image/png", sizeOf(`${WRITING}/release-notes/assets/logo.png`)),
+  ],
   "skill://writing/release-notes/changelog": [skillMdRow(skillByUri("skill://writing/release-notes/changelog/SKILL.md"), CHANGELOG)],
 };
 
@@ -356,7 +379,12 @@ export const PROMPTS = [
 ] as const;
 
 /** prompts/get of each example prompt: the arguments sent and the exact text rendered. */
-export const RENDERED: readonly { readonly name: string; readonly args: Record<string, string>; readonly description: string; readonly text: string }[] = [
+export const RENDERED: readonly {
+  readonly name: string;
+  readonly args: Record<string, string>;
+  readonly description: string;
+  readonly text: string;
+}[] = [
   {
     name: "engineering_review",
     args: { arguments: "main" },

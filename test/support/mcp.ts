@@ -16,7 +16,13 @@ export const SkillsPageSchema = z.looseObject({ skills: z.array(SkillEntrySchema
 export const SkillGetSchema = z.looseObject({ skill: SkillEntrySchema, ...CacheFields });
 export const DirectoryPageSchema = z.looseObject({
   resources: z.array(
-    z.looseObject({ uri: z.string(), name: z.string(), mimeType: z.string().optional(), size: z.number().optional(), description: z.string().optional() }),
+    z.looseObject({
+      uri: z.string(),
+      name: z.string(),
+      mimeType: z.string().optional(),
+      size: z.number().optional(),
+      description: z.string().optional(),
+    }),
   ),
   nextCursor: z.string().optional(),
   ...CacheFields,
@@ -31,7 +37,10 @@ export function getSkill(client: Client, uri: string): Promise<z.infer<typeof Sk
 }
 
 export function readDirectory(client: Client, uri: string, cursor?: string): Promise<z.infer<typeof DirectoryPageSchema>> {
-  return client.request({ method: "resources/directory/read", params: cursor === undefined ? { uri } : { uri, cursor } }, DirectoryPageSchema);
+  return client.request(
+    { method: "resources/directory/read", params: cursor === undefined ? { uri } : { uri, cursor } },
+    DirectoryPageSchema,
+  );
 }
 
 /** Every skill of skills/list, following nextCursor to the end. */
@@ -88,6 +97,7 @@ export function bytesOf(content: ReadContent): Buffer {
 export function toolText(result: unknown): string {
   const content = (result as { content?: { type: string; text?: string }[] }).content ?? [];
   const first = content[0];
-  if (content.length !== 1 || first?.type !== "text" || first.text === undefined) throw new Error(`expected one text block, got ${JSON.stringify(result)}`);
+  if (content.length !== 1 || first?.type !== "text" || first.text === undefined)
+    throw new Error(`expected one text block, got ${JSON.stringify(result)}`);
   return first.text;
 }

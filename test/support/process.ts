@@ -48,7 +48,11 @@ export interface RunOptions {
 export function runCli(args: readonly string[], options: RunOptions = {}): Promise<CliResult> {
   assertBuilt();
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, ...args], { cwd: options.cwd ?? REPO_ROOT, env: cleanEnv(options.env), stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(process.execPath, [CLI, ...args], {
+      cwd: options.cwd ?? REPO_ROOT,
+      env: cleanEnv(options.env),
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     let stdout = "";
     let stderr = "";
     child.stdout.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk));
@@ -101,7 +105,9 @@ export function spawnServer(argv: readonly string[], options: RunOptions = {}): 
   });
   return new Promise((resolve, reject) => {
     child.once("error", reject);
-    void exited.then(({ code, signal }) => reject(new Error(`the server exited (code ${code}, signal ${signal}) before listening:\n${stderr}`)));
+    void exited.then(({ code, signal }) =>
+      reject(new Error(`the server exited (code ${code}, signal ${signal}) before listening:\n${stderr}`)),
+    );
     child.stderr?.setEncoding("utf8").on("data", (chunk: string) => {
       const before = stderr;
       stderr += chunk;

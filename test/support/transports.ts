@@ -79,7 +79,12 @@ export function inMemory(config = EXAMPLE_CONFIG): Transport & { service(): Shel
       const deps: ServerDeps = { holder: current().holder, version: "test", ttlMs: EXAMPLE_TTL_MS, contents: new ContentCache() };
       // The listing and tool switches as HTTP would parse them; no scope (the example shelf is served whole).
       const parsed = parseRequestSettings(new URLSearchParams(settings.query), new Headers(settings.headers));
-      const view: RequestView = { ...DEFAULT_VIEW, fullListing: parsed.fullListing, resourceTools: parsed.resourceTools, promptTools: parsed.promptTools };
+      const view: RequestView = {
+        ...DEFAULT_VIEW,
+        fullListing: parsed.fullListing,
+        resourceTools: parsed.resourceTools,
+        promptTools: parsed.promptTools,
+      };
       const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
       const handle = serveStdio((ctx) => buildMcpServer(deps, view, ctx.era), { transport: serverSide });
       const client = newClient(era);
@@ -189,12 +194,16 @@ export function httpInProcess(config = EXAMPLE_CONFIG): Transport & { service():
     async start() {
       const started = await startExampleService(config);
       service = started;
-      const { app } = createHttpApp(started.holder, { holder: started.holder, version: "test", ttlMs: EXAMPLE_TTL_MS, contents: new ContentCache() }, {
-        host: "127.0.0.1",
-        reindex: () => started.rebuild(),
-        onError: (error) => errors.push(error),
-        access: { clients: [], anonymous: true },
-      });
+      const { app } = createHttpApp(
+        started.holder,
+        { holder: started.holder, version: "test", ttlMs: EXAMPLE_TTL_MS, contents: new ContentCache() },
+        {
+          host: "127.0.0.1",
+          reindex: () => started.rebuild(),
+          onError: (error) => errors.push(error),
+          access: { clients: [], anonymous: true },
+        },
+      );
       listening = await new Promise<HttpServer>((resolve, reject) => {
         const server = app.listen(0, "127.0.0.1", () => resolve(server));
         server.once("error", reject);

@@ -1,0 +1,3 @@
+// The HTTP face: /mcp, /health, /reindex, the page, and the tokens that decide who sees what.
+export type { Client } from "./access.js";
+export { createHttpApp } from "./app.js";
