@@ -7,11 +7,11 @@ import { parseArgs } from "node:util";
 import v8 from "node:v8";
 import { serveStdio } from "@modelcontextprotocol/server/stdio";
 import { type Config, configFromDirectories, ConfigInvalidError, formatConfigErrors, formatSchema, loadConfig } from "./config/index.js";
-import { CredentialRefusedError, ShelfService, startLiveShelf } from "./live/index.js";
+import { ContentCache, CredentialRefusedError, ShelfReader, ShelfService, startLiveShelf } from "./live/index.js";
 import { createLogger, LOG_LEVELS, type LogFormat, type Logger, type LogLevel, VERSION } from "./address/index.js";
 import type { Client } from "./http/index.js";
-import { announceOverHttp, buildMcpServer, ContentCache, DEFAULT_VIEW, type RequestView, SessionRegistry } from "./mcp/index.js";
-import { compileScope } from "./resolve/index.js";
+import { announceOverHttp, buildMcpServer, DEFAULT_VIEW, type RequestView, SessionRegistry } from "./mcp/index.js";
+import { compileScope, scopeOn } from "./resolve/index.js";
 import { buildHealth, formatCheckReport, hasProblems } from "./health/index.js";
 import { defaultCacheDir } from "./sources/index.js";
 
@@ -110,7 +110,12 @@ async function runServe(values: Values, dirs: readonly string[]): Promise<number
   const skills = [...shelf.libraries.values()].reduce((sum, library) => sum + library.skills.size, 0);
   log.log("info", "shelf built", { generation: shelf.generation, libraries: shelf.libraries.size, skills });
   service.holder.onSwap((next) => log.log("info", "shelf rebuilt", { generation: next.generation }));
-  const deps = { holder: service.holder, version: VERSION, ttlMs: config.ttlMs, contents: new ContentCache() };
+  const deps = {
+    shelf: new ShelfReader(service.holder, new ContentCache()),
+    version: VERSION,
+    ttlMs: config.ttlMs,
+    onWarning: (path: string, message: string) => log.log("warn", message, { path }),
+  };
 
   if (transport === "stdio") {
     // Over stdio there is no token: the flags set the ceiling, refused at startup like a bad argument.
@@ -119,17 +124,14 @@ async function runServe(values: Values, dirs: readonly string[]): Promise<number
       categories: values.categories ?? [],
       tags: values.tags ?? [],
     };
-    const viewNow = (): RequestView => {
-      const compiled = compileScope(service.current, null, ceiling);
-      if (!compiled.ok) throw new UsageError(compiled.message);
-      return { ...DEFAULT_VIEW, scope: compiled.scope, personal: compiled.scope.key !== "*" };
-    };
-    viewNow();
+    // Refused at startup against the first shelf; each connection then compiles it against the shelf it reads.
+    const compiled = compileScope(service.current, null, ceiling);
+    if (!compiled.ok) throw new UsageError(compiled.message);
+    const view: RequestView = { ...DEFAULT_VIEW, scopeOn: scopeOn(null, ceiling), personal: compiled.scope.key !== "*" };
     const sessions = new SessionRegistry();
     service.holder.onSwap((next, previous) => void sessions.announce(previous, next));
     const handle = serveStdio(
       (ctx) => {
-        const view = viewNow();
         const subscriptions = new Set<string>();
         const mcp = buildMcpServer(deps, view, ctx.era, subscriptions);
         sessions.add({ mcp, view, subscriptions });

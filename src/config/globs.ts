@@ -1,5 +1,6 @@
 // A plugin's globs are relative to its root and never climb out of it (§3.1); picomatch is the parser.
 import micromatch from "micromatch";
+import type { PluginGlobs } from "./types.js";
 
 /** The rule a glob breaks, or `undefined`. `skills/*` => undefined; `../x/*` => a rule. */
 export function checkGlob(glob: string): string | undefined {
@@ -13,4 +14,20 @@ export function checkGlob(glob: string): string | undefined {
   } catch (e) {
     return `is not a valid glob: ${e instanceof Error ? e.message : String(e)}`;
   }
+}
+
+/** Just the glob lists of `from` (a plugin config, a marketplace entry, a manifest), absent ones left out. */
+export function pickGlobs(from: PluginGlobs): PluginGlobs {
+  const { skills, prompts, files, commands } = from;
+  return {
+    ...(skills === undefined ? {} : { skills }),
+    ...(prompts === undefined ? {} : { prompts }),
+    ...(files === undefined ? {} : { files }),
+    ...(commands === undefined ? {} : { commands }),
+  };
+}
+
+/** `primary`'s lists, each absent one taken from `fallback` (a plugin manifest supplies what the config left unset). */
+export function withFallbackGlobs(primary: PluginGlobs, fallback: PluginGlobs): PluginGlobs {
+  return { ...pickGlobs(fallback), ...pickGlobs(primary) };
 }

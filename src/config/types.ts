@@ -38,7 +38,18 @@ export type PluginAddress =
 
 export type Dialect = "auto" | "skillshelf" | "claude" | "copilot";
 
-export interface PluginConfig {
+/** The glob lists that pick a plugin's files, declared once and carried from the config (or a marketplace entry,
+ *  or a plugin manifest) to the harvest. An absent list means the convention; `[]` turns that kind off. */
+export interface PluginGlobs {
+  readonly skills?: readonly string[];
+  readonly prompts?: readonly string[];
+  readonly files?: readonly string[];
+  /** Prompt globs declared as Claude commands (by a plugin manifest or a marketplace entry); used when `prompts`
+   *  is absent. */
+  readonly commands?: readonly string[];
+}
+
+export interface PluginConfig extends PluginGlobs {
   readonly name: string;
   readonly address: PluginAddress;
   readonly description: string;
@@ -46,10 +57,6 @@ export interface PluginConfig {
   readonly tags: readonly string[];
   readonly keywords: readonly string[];
   readonly version?: string;
-  /** Absent = the convention (§3.1); `[]` = off. */
-  readonly skills?: readonly string[];
-  readonly prompts?: readonly string[];
-  readonly files?: readonly string[];
   readonly dialect: Dialect;
   readonly watch: boolean;
 }

@@ -12,8 +12,9 @@ import { isUnreadableReason } from "./reasons.js";
 import { SkipRows } from "./skip-rows.js";
 import { openRoot, walkRoot, type WalkEntry } from "./walk.js";
 import type { DiskFile, HarvestedPlugin, PluginMeta } from "./types.js";
+import type { PluginGlobs } from "../config/index.js";
 
-export interface HarvestInput {
+export interface HarvestInput extends PluginGlobs {
   readonly id: string;
   readonly meta: PluginMeta;
   /** The fetch key (§10), used in messages instead of any absolute path. */
@@ -22,18 +23,13 @@ export interface HarvestInput {
   readonly root: string;
   /** Absolute path of the plugin root on disk. Internal: never appears in a message. */
   readonly rootAbs: string;
-  /** Absent = the convention (§3.1); `[]` = off. */
-  readonly skills?: readonly string[];
-  readonly prompts?: readonly string[];
-  readonly files?: readonly string[];
-  /** Prompt globs a plugin manifest declares as Claude commands; used when `prompts` is absent. */
-  readonly commands?: readonly string[];
   readonly limits: { readonly fileBytes: number };
   /** The last harvest of this plugin: unchanged files (same real path, size and mtime) are not read again. */
   readonly previous?: HarvestedPlugin;
 }
 
-function failed(input: HarvestInput, error: string): HarvestedPlugin {
+/** A plugin that serves nothing, and why. */
+export function failedHarvest(input: Pick<HarvestedPlugin, "id" | "meta" | "fetch" | "root">, error: string): HarvestedPlugin {
   return {
     id: input.id,
     meta: input.meta,
@@ -59,13 +55,13 @@ export async function harvestPlugin(input: HarvestInput): Promise<HarvestedPlugi
   const opened = openRoot(input.rootAbs);
   if (!opened.ok) {
     const what = opened.problem === "missing" ? "does not exist" : "is not a directory";
-    return failed(input, `The plugin root, ${rootName(input)}, ${what}.`);
+    return failedHarvest(input, `The plugin root, ${rootName(input)}, ${what}.`);
   }
   try {
     return await harvestRoot(input, opened.real);
   } catch (error) {
     // Never the error's message: it may carry an absolute path.
-    return failed(input, `Harvesting ${rootName(input)} failed (${errorCode(error, IO_ERROR)}).`);
+    return failedHarvest(input, `Harvesting ${rootName(input)} failed (${errorCode(error, IO_ERROR)}).`);
   }
 }
 

@@ -1,5 +1,5 @@
 // Harvest: the only code that reads skill trees from disk (§3).
-export { harvestPlugin, type HarvestInput } from "./harvest-plugin.js";
+export { failedHarvest, harvestPlugin, type HarvestInput } from "./harvest-plugin.js";
 export { SMALL_FILE_BYTES } from "./digest.js";
 export { SLICE_MS } from "./pacer.js";
 export { checkSkillFrontmatter, isSkillName, parseSkillMd, type SkillCheck, type SkillMdParse } from "./frontmatter.js";

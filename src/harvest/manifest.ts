@@ -3,21 +3,19 @@
 import fs from "node:fs";
 import nodePath from "node:path";
 import { errorCode } from "../address/index.js";
-import { checkGlob } from "../config/index.js";
+import { checkGlob, type PluginGlobs } from "../config/index.js";
 import type { PluginMeta } from "./types.js";
 
 export const MANIFEST_FILES: readonly string[] = [".claude-plugin/plugin.json", "plugin.json"];
 /** A manifest or marketplace file larger than this is refused rather than parsed. */
 export const MAX_JSON_BYTES = 4 * 1024 * 1024;
 
-export interface PluginManifest {
+export interface PluginManifest extends Pick<PluginGlobs, "skills" | "commands"> {
   /** The file it came from, relative to the plugin root. */
   readonly file: string;
   readonly description?: string;
   readonly version?: string;
   readonly keywords: readonly string[];
-  readonly skills?: readonly string[];
-  readonly commands?: readonly string[];
 }
 
 export type JsonRead =

@@ -2,7 +2,7 @@
 // Relative sources read the marketplace's own fetch; `github`, `url` and `git-subdir` sources go through the
 // declared git source whose URL prefixes theirs. Anything else (npm, archives, unknown hosts) is skipped with a
 // reason, never installed or executed.
-import { parsePluginAddress, type SourceConfig, type SourceKinds } from "../config/index.js";
+import { parsePluginAddress, type PluginAddress, type PluginGlobs, type SourceConfig, type SourceKinds } from "../config/index.js";
 import { parseLabels, parsePathList, readJsonInRoot } from "./manifest.js";
 import type { PluginMeta } from "./types.js";
 
@@ -20,16 +20,14 @@ export type EntrySource =
   /** A folder of the marketplace's own fetch, relative to the marketplace root (`""` for `./`). */
   | { readonly kind: "relative"; readonly path: string }
   /** Another repository, as an address through a declared git source: `github://owner/repo//sub?ref=v1`. */
-  | { readonly kind: "git"; readonly address: string };
+  | { readonly kind: "git"; readonly address: PluginAddress };
 
-export interface MarketplaceEntry {
+export interface MarketplaceEntry extends PluginGlobs {
   readonly name: string;
   readonly meta: PluginMeta;
   readonly source: EntrySource;
   /** `strict: false`: the entry is the plugin's whole manifest, and no plugin.json is read. */
   readonly strict: boolean;
-  readonly skills?: readonly string[];
-  readonly commands?: readonly string[];
 }
 
 export interface MarketplaceSkip {
@@ -192,7 +190,7 @@ function throughSource(url: string, subdir: string, s: Record<string, unknown>, 
   // The config's own grammar: no `..`, no percent escapes, a ref that cannot reach git as an option.
   const parsed = parsePluginAddress(address, kinds, "/");
   if (!parsed.ok) return `Its source is refused: the address ${parsed.rule}.`;
-  return { kind: "git", address };
+  return { kind: "git", address: parsed.address };
 }
 
 /** `https://github.com/a/b.git` => `https://github.com`; `git@github.com:a/b` => `github.com`. */

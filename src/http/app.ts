@@ -6,7 +6,7 @@ import { createMcpHandler, type McpHttpHandler } from "@modelcontextprotocol/ser
 import type { ErrorRequestHandler, Express, Request, Response } from "express";
 import type { ShelfHolder } from "../live/index.js";
 import { buildMcpServer, DEFAULT_VIEW, parseRequestSettings, type RequestView, type ServerDeps } from "../mcp/index.js";
-import { compileScope } from "../resolve/index.js";
+import { compileScope, scopeOn } from "../resolve/index.js";
 import { authenticate, callerOf, formatAuthInfo, requireAdmin, type Access } from "./access.js";
 import { buildHealth } from "../health/index.js";
 import { formatOpenApi } from "./openapi.js";
@@ -74,10 +74,13 @@ export function createHttpApp(holder: ShelfHolder, deps: ServerDeps, options: Ht
       headersOf(req),
       headerLines(req, "x-skill-tags"),
     );
-    const compiled = compileScope(holder.current, caller?.scope ?? null, settings.scope);
+    // Refused against the shelf the request arrives on; every step of the request then compiles the same scope
+    // against the shelf it reads, so a rebuild mid-request never applies one shelf's scope to another.
+    const ceiling = caller?.scope ?? null;
+    const compiled = compileScope(holder.current, ceiling, settings.scope);
     if (!compiled.ok) return refuseRequest(req, res, compiled.message);
     const view: RequestView = {
-      scope: compiled.scope,
+      scopeOn: scopeOn(ceiling, settings.scope),
       fullListing: settings.fullListing,
       resourceTools: settings.resourceTools,
       promptTools: settings.promptTools,

@@ -1,10 +1,11 @@
 // What one request asks to see (§5.1): its scope and the listing/tool switches, from query parameters and
 // headers (a header wins over the parameter of the same setting; repeated parameters are lists).
-import { FULL_SCOPE, type Scope } from "../resolve/index.js";
+import { FULL_SCOPE_ON, type ScopeOn } from "../resolve/index.js";
 import type { ScopeSpec } from "../config/index.js";
 
 export interface RequestView {
-  readonly scope: Scope;
+  /** The caller's scope on any shelf: compiled against the shelf each step of a request reads. */
+  readonly scopeOn: ScopeOn;
   /** `skills=full`: one listing row per visible skill. */
   readonly fullListing: boolean;
   /** `resources=off`: the client has no resources feature, so the resource tools are listed. */
@@ -16,7 +17,7 @@ export interface RequestView {
 }
 
 export const DEFAULT_VIEW: RequestView = {
-  scope: FULL_SCOPE,
+  scopeOn: FULL_SCOPE_ON,
   fullListing: false,
   resourceTools: false,
   promptTools: false,

@@ -1,24 +1,25 @@
 // The server factory: one MCP server definition for both protocol eras and every transport. It owns the
-// resources/* handlers so the resolver sees every URI exactly as the client sent it.
-import { McpServer, ProtocolError, ProtocolErrorCode, type ServerCapabilities } from "@modelcontextprotocol/server";
+// resources/* handlers so the resolver sees every URI exactly as the client sent it; the SDK's Skills extension
+// serves the skills methods over our SkillSource.
+import { type CacheHint, McpServer, ProtocolError, ProtocolErrorCode, type ServerCapabilities } from "@modelcontextprotocol/server";
+import { SkillsExtension } from "@modelcontextprotocol/server/ext/skills";
 import * as z from "zod";
-import type { ShelfHolder } from "../live/index.js";
-import { findSkillBySkillMd, listingRows, readDirectory, visiblePrompts } from "../resolve/index.js";
+import { listingRows, visiblePrompts } from "../resolve/index.js";
 import { formatInstructions } from "./instructions.js";
 import { formatPromptListing, getPrompt } from "./prompts.js";
-import type { ContentCache } from "./content-cache.js";
-import { readUri } from "./read.js";
 import type { RequestView } from "./request-view.js";
-import { DEFAULT_PAGE_SIZE, formatSkillEntry, listSkillEntries, paginate, parseCursor, SKILLS_EXTENSION } from "./skills.js";
+import type { ShelfAccess } from "./shelf-access.js";
+import { badCursor, createSkillSource, notFoundError } from "./skills.js";
 import { callTool, PROMPT_TOOLS, RESOURCE_TOOLS, TOOL_NAMES } from "./tools.js";
 
 export interface ServerDeps {
-  readonly holder: ShelfHolder;
+  /** The live shelf: the current shelf and the one serve-time read. */
+  readonly shelf: ShelfAccess;
   readonly version: string;
   /** `ttlMs` on cacheable 2026-07-28 results. */
   readonly ttlMs: number;
-  /** The process's bodies of recently read files, shared by every server it builds. */
-  readonly contents: ContentCache;
+  /** Where the SDK's own warnings go (the CLI's logger); by default the SDK writes them to stderr. */
+  readonly onWarning?: (path: string, message: string) => void;
 }
 
 export const SERVER_NAME = "skillshelf";
@@ -28,7 +29,6 @@ const CAPABILITIES: ServerCapabilities = {
   resources: { listChanged: true, subscribe: true },
   prompts: { listChanged: true },
   tools: { listChanged: false },
-  extensions: { [SKILLS_EXTENSION]: { directoryRead: true } },
 };
 
 export type Era = "legacy" | "modern";
@@ -36,39 +36,25 @@ export type Era = "legacy" | "modern";
 // Params schemas, built once: HTTP builds a server per request. Owning them keeps malformed params -32602.
 const CURSOR_PARAMS = { params: z.looseObject({ cursor: z.string().optional() }) };
 const URI_PARAMS = { params: z.looseObject({ uri: z.string() }) };
-const DIRECTORY_PARAMS = { params: z.looseObject({ uri: z.string(), cursor: z.string().optional() }) };
 const PROMPT_PARAMS = { params: z.looseObject({ name: z.string(), arguments: z.record(z.string(), z.string().nullable()).optional() }) };
 const TOOL_PARAMS = { params: z.looseObject({ name: z.string(), arguments: z.record(z.string(), z.unknown()).optional() }) };
 
-/** Not found is `-32602` with `data: {uri}` as sent (§2.4). */
-export function notFoundError(uri: string, message: string): ProtocolError {
-  return new ProtocolError(ProtocolErrorCode.InvalidParams, message, { uri });
-}
-
-function badCursor(): ProtocolError {
-  return new ProtocolError(ProtocolErrorCode.InvalidParams, "Invalid cursor: pass back the nextCursor of the previous page unchanged");
+/** Lists come whole (a listing is a few index rows; even a full one is one page), so this server never issues a
+ *  cursor for them and any cursor is one it did not issue. */
+function refuseCursor(cursor: string | undefined): void {
+  if (cursor !== undefined) throw badCursor();
 }
 
 /** A server for one connection (stdio) or one request (HTTP). `subscriptions`, when given, records the URIs a
  *  2025-era client subscribes to, for the session registry to announce; without it, subscribing is accepted
  *  and nothing can ever be delivered (stateless HTTP). */
 export function buildMcpServer(deps: ServerDeps, view: RequestView, era: Era, subscriptions?: Set<string>): McpServer {
-  const { holder } = deps;
-  const scope = view.scope;
-  const cacheScope = view.personal ? "private" : "public";
-  const cacheHint = { ttlMs: deps.ttlMs, cacheScope } as const;
-  // The SDK stamps cache fields on spec methods only; the extension's results carry them on 2026-07-28.
-  const cacheFields = era === "modern" ? cacheHint : {};
-  const cursorOf = (cursor: string | undefined): string | null => {
-    if (cursor === undefined) return null;
-    const after = parseCursor(cursor);
-    if (after === null) throw badCursor();
-    return after;
-  };
+  const cacheHint: CacheHint = { ttlMs: deps.ttlMs, cacheScope: view.personal ? "private" : "public" };
+  const shelf = deps.shelf.current;
   const mcp = new McpServer(
     { name: SERVER_NAME, version: deps.version },
     {
-      instructions: formatInstructions(listingRows(holder.current, scope, false)),
+      instructions: formatInstructions(listingRows(shelf, view.scopeOn(shelf), false)),
       cacheHints: {
         "resources/list": cacheHint,
         "resources/templates/list": cacheHint,
@@ -78,20 +64,47 @@ export function buildMcpServer(deps: ServerDeps, view: RequestView, era: Era, su
       },
     },
   );
-  const server = mcp.server;
-  server.registerCapabilities(CAPABILITIES);
+  // First: the extension asserts that no resources or skills handler exists yet.
+  attachSkills(mcp, deps, view, era, cacheHint);
+  mcp.server.registerCapabilities(CAPABILITIES);
+  registerResources(mcp, deps, view, era, subscriptions);
+  registerPrompts(mcp, deps, view);
+  registerTools(mcp, deps, view);
+  return mcp;
+}
 
-  // Lists come whole (a listing is a dozen index rows; even a full one is one page), so this server never
-  // issues a cursor and any cursor is one it did not issue.
-  const whole = (cursor: string | undefined): void => {
-    if (cursor !== undefined) throw badCursor();
-  };
+/**
+ * The SDK's Skills extension declares the capability and serves `resources/directory/read` over our SkillSource.
+ * `skills/list` and `skills/get` are then answered by the same source without the extension's per-request
+ * re-validation of every entry, which cannot be turned off for a source: it costs about 40× a page of 100 skills,
+ * answers -32603 for a served skill whose frontmatter carries a `metadata` value that is not a string map, and
+ * refuses an alias of a SKILL.md URI that the resolver answers (docs/architecture.md).
+ */
+function attachSkills(mcp: McpServer, deps: ServerDeps, view: RequestView, era: Era, cacheHint: CacheHint): void {
+  const source = createSkillSource(deps.shelf, view);
+  const warn = deps.onWarning;
+  new SkillsExtension({ source, cacheHint, ...(warn === undefined ? {} : { onWarning: (w) => warn(w.path, w.message) }) }).attach(mcp);
+  // The SDK stamps cache fields on spec methods only; the extension's results carry them on 2026-07-28.
+  const cacheFields = era === "modern" ? cacheHint : {};
+  mcp.server.setRequestHandler("skills/list", CURSOR_PARAMS, async ({ cursor }, ctx) => ({
+    ...(await source.list(cursor === undefined ? {} : { cursor }, ctx)),
+    ...cacheFields,
+  }));
+  mcp.server.setRequestHandler("skills/get", URI_PARAMS, async ({ uri }, ctx) => ({
+    skill: (await source.get(uri, ctx)) as object,
+    ...cacheFields,
+  }));
+}
+
+function registerResources(mcp: McpServer, deps: ServerDeps, view: RequestView, era: Era, subscriptions?: Set<string>): void {
+  const server = mcp.server;
   server.setRequestHandler("resources/list", CURSOR_PARAMS, ({ cursor }) => {
-    whole(cursor);
-    return { resources: listingRows(holder.current, scope, view.fullListing).map((row) => ({ ...row })) };
+    refuseCursor(cursor);
+    const shelf = deps.shelf.current;
+    return { resources: listingRows(shelf, view.scopeOn(shelf), view.fullListing).map((row) => ({ ...row })) };
   });
   server.setRequestHandler("resources/templates/list", CURSOR_PARAMS, ({ cursor }) => {
-    whole(cursor);
+    refuseCursor(cursor);
     return {
       resourceTemplates: [
         {
@@ -107,11 +120,11 @@ export function buildMcpServer(deps: ServerDeps, view: RequestView, era: Era, su
   });
   // Registered with our own params schema so a malformed request is -32602, never -32603.
   server.setRequestHandler("resources/read", URI_PARAMS, async ({ uri }) => {
-    const outcome = await readUri(holder, scope, uri, deps.contents);
+    const outcome = await deps.shelf.read(uri, view.scopeOn);
     if (!outcome.ok) throw notFoundError(outcome.uri, outcome.message);
-    return { contents: [{ ...outcome }].map(({ ok: _ok, ...content }) => content) };
+    const { ok: _ok, ...content } = outcome;
+    return { contents: [content] };
   });
-
   if (era === "legacy") {
     server.setRequestHandler("resources/subscribe", URI_PARAMS, ({ uri }) => {
       subscriptions?.add(uri);
@@ -122,46 +135,33 @@ export function buildMcpServer(deps: ServerDeps, view: RequestView, era: Era, su
       return {};
     });
   }
+}
 
-  server.setRequestHandler("prompts/list", CURSOR_PARAMS, ({ cursor }) => {
-    whole(cursor);
-    return { prompts: visiblePrompts(holder.current, scope).map(formatPromptListing) };
+function registerPrompts(mcp: McpServer, deps: ServerDeps, view: RequestView): void {
+  mcp.server.setRequestHandler("prompts/list", CURSOR_PARAMS, ({ cursor }) => {
+    refuseCursor(cursor);
+    const shelf = deps.shelf.current;
+    return { prompts: visiblePrompts(shelf, view.scopeOn(shelf)).map(formatPromptListing) };
   });
-  server.setRequestHandler("prompts/get", PROMPT_PARAMS, ({ name, arguments: args }) => {
-    const outcome = getPrompt(holder.current, scope, name, args ?? {});
+  mcp.server.setRequestHandler("prompts/get", PROMPT_PARAMS, ({ name, arguments: args }) => {
+    const shelf = deps.shelf.current;
+    const outcome = getPrompt(shelf, view.scopeOn(shelf), name, args ?? {});
     if (!outcome.ok) throw new ProtocolError(ProtocolErrorCode.InvalidParams, outcome.message, { name });
     return { description: outcome.description, messages: [{ role: "user", content: { type: "text", text: outcome.text } }] };
   });
+}
 
-  server.setRequestHandler("tools/list", CURSOR_PARAMS, ({ cursor }) => {
-    whole(cursor);
+function registerTools(mcp: McpServer, deps: ServerDeps, view: RequestView): void {
+  mcp.server.setRequestHandler("tools/list", CURSOR_PARAMS, ({ cursor }) => {
+    refuseCursor(cursor);
     return { tools: [...(view.resourceTools ? RESOURCE_TOOLS : []), ...(view.promptTools ? PROMPT_TOOLS : [])] };
   });
-  server.setRequestHandler("tools/call", TOOL_PARAMS, ({ name, arguments: args }) => {
+  mcp.server.setRequestHandler("tools/call", TOOL_PARAMS, ({ name, arguments: args }) => {
     // An unknown tool is a protocol error (MCP tools chapter); bad arguments to a known one are a tool error.
     if (!TOOL_NAMES.has(name))
       throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${name}. The tools are ${[...TOOL_NAMES].join(", ")}.`);
-    return callTool(holder.current, scope, view.fullListing, (uri) => readUri(holder, scope, uri, deps.contents), name, args ?? {});
+    const shelf = deps.shelf.current;
+    const read = (uri: string) => deps.shelf.read(uri, view.scopeOn);
+    return callTool(shelf, view.scopeOn(shelf), view.fullListing, read, name, args ?? {});
   });
-
-  server.setRequestHandler("skills/list", CURSOR_PARAMS, ({ cursor }) => {
-    const page = listSkillEntries(holder.current, scope, cursorOf(cursor));
-    return { skills: page.items, ...(page.nextCursor === undefined ? {} : { nextCursor: page.nextCursor }), ...cacheFields };
-  });
-  server.setRequestHandler("skills/get", URI_PARAMS, ({ uri }) => {
-    const skill = findSkillBySkillMd(holder.current, scope, uri);
-    if (skill === null) throw notFoundError(uri, `Not a skill: ${uri}. skills/get takes the SKILL.md URI of a skill from skills/list.`);
-    return { skill: formatSkillEntry(skill), ...cacheFields };
-  });
-  server.setRequestHandler("resources/directory/read", DIRECTORY_PARAMS, ({ uri, cursor }) => {
-    const answer = readDirectory(holder.current, scope, uri);
-    if (answer.kind === "notFound") throw notFoundError(uri, answer.message);
-    const page = paginate(answer.entries, (entry) => entry.uri, cursorOf(cursor), DEFAULT_PAGE_SIZE);
-    return {
-      resources: page.items.map((entry) => ({ ...entry })),
-      ...(page.nextCursor === undefined ? {} : { nextCursor: page.nextCursor }),
-      ...cacheFields,
-    };
-  });
-  return mcp;
 }

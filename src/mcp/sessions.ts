@@ -2,8 +2,7 @@
 // stdio sessions (either era) through their own server instance, diffed under their own scope; 2026-07-28 HTTP
 // clients through the handler's notifier, which fans out to their `subscriptions/listen` streams.
 import type { McpServer, ServerNotifier } from "@modelcontextprotocol/server";
-import { changedUris, diffShelves, readKey } from "../live/index.js";
-import { FULL_SCOPE } from "../resolve/index.js";
+import { changedUris, diffShelves, FULL_SCOPE_ON, readKey } from "../resolve/index.js";
 import type { RequestView } from "./request-view.js";
 import type { Shelf } from "../shelf/index.js";
 
@@ -34,13 +33,14 @@ export class SessionRegistry {
         this.sessions.delete(session);
         continue;
       }
-      const scope = session.view.scope;
-      const change = diffShelves(previous, next, scope);
+      const scopeOn = session.view.scopeOn;
+      const change = diffShelves(previous, next, scopeOn);
       const server = session.mcp.server;
       if (change.listChanged) sends.push(server.sendResourceListChanged());
       if (change.promptsChanged) sends.push(server.sendPromptListChanged());
       for (const uri of session.subscriptions) {
-        if (readKey(previous, scope, uri) !== readKey(next, scope, uri)) sends.push(server.sendResourceUpdated({ uri }));
+        if (readKey(previous, scopeOn(previous), uri) !== readKey(next, scopeOn(next), uri))
+          sends.push(server.sendResourceUpdated({ uri }));
       }
     }
     await Promise.allSettled(sends);
@@ -49,8 +49,8 @@ export class SessionRegistry {
 
 /** HTTP (2026-07-28): the notifier filters by each stream's subscription filter; the diff is the whole shelf's. */
 export function announceOverHttp(notify: ServerNotifier, previous: Shelf, next: Shelf): void {
-  const change = diffShelves(previous, next, FULL_SCOPE);
+  const change = diffShelves(previous, next, FULL_SCOPE_ON);
   if (change.listChanged) notify.resourcesChanged();
   if (change.promptsChanged) notify.promptsChanged();
-  for (const uri of changedUris(previous, next, FULL_SCOPE)) notify.resourceUpdated(uri);
+  for (const uri of changedUris(previous, next, FULL_SCOPE_ON)) notify.resourceUpdated(uri);
 }

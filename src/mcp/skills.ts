@@ -1,16 +1,22 @@
-// The MCP Skills extension (SEP-2640) over our own shelf: skills/list, skills/get, resources/directory/read.
-// Entries and digests come from the shelf, so what a host verifies is what resources/read returns.
-import { type Scope, visibleSkills } from "../resolve/index.js";
+// The MCP Skills extension over our scoped shelf: a SkillSource the SDK's SkillsExtension serves. Entries and
+// digests come from the shelf, so what a host verifies is what resources/read returns.
+import { ProtocolError, ProtocolErrorCode, type Resource } from "@modelcontextprotocol/server";
+import type { Skill as SkillEntry, SkillReadResult, SkillSource } from "@modelcontextprotocol/server/ext/skills";
 import { formatSkillMdUri, formatSkillUri } from "../address/index.js";
-import type { Shelf, Skill } from "../shelf/index.js";
+import { findSkillBySkillMd, readDirectory, visibleSkills } from "../resolve/index.js";
+import type { Skill } from "../shelf/index.js";
+import type { RequestView } from "./request-view.js";
+import type { ShelfAccess } from "./shelf-access.js";
 
-export const SKILLS_EXTENSION = "io.modelcontextprotocol/skills";
 export const DEFAULT_PAGE_SIZE = 100;
 
-export interface SkillEntry {
-  readonly uri: string;
-  readonly frontmatter: Readonly<Record<string, unknown>>;
-  readonly resources: readonly { readonly uri: string; readonly digest: string; readonly size: number }[];
+/** Not found is `-32602` with `data: {uri}` as sent. */
+export function notFoundError(uri: string, message: string): ProtocolError {
+  return new ProtocolError(ProtocolErrorCode.InvalidParams, message, { uri });
+}
+
+export function badCursor(): ProtocolError {
+  return new ProtocolError(ProtocolErrorCode.InvalidParams, "Invalid cursor: pass back the nextCursor of the previous page unchanged");
 }
 
 const ENTRIES = new WeakMap<Skill, SkillEntry>();
@@ -29,7 +35,7 @@ export function formatSkillEntry(skill: Skill): SkillEntry {
 function buildSkillEntry(skill: Skill): SkillEntry {
   return {
     uri: formatSkillMdUri(skill.library, skill.address),
-    frontmatter: skill.frontmatter,
+    frontmatter: skill.frontmatter as SkillEntry["frontmatter"],
     resources: skill.paths.map((path) => {
       const file = skill.files.get(path);
       return {
@@ -56,6 +62,14 @@ export function parseCursor(cursor: string): string | null {
   return text.startsWith(CURSOR_PREFIX) && text.length > CURSOR_PREFIX.length ? text.slice(CURSOR_PREFIX.length) : null;
 }
 
+/** The key to resume after: none for a first page; a cursor this server did not issue is refused. */
+function resumeAfter(cursor: string | undefined): string | null {
+  if (cursor === undefined) return null;
+  const after = parseCursor(cursor);
+  if (after === null) throw badCursor();
+  return after;
+}
+
 export interface Page<T> {
   readonly items: readonly T[];
   readonly nextCursor?: string;
@@ -78,8 +92,37 @@ export function paginate<T>(sorted: readonly T[], keyOf: (item: T) => string, af
   return start + size < sorted.length && last !== undefined ? { items, nextCursor: formatCursor(keyOf(last)) } : { items };
 }
 
-export function listSkillEntries(shelf: Shelf, scope: Scope, after: string | null, size = DEFAULT_PAGE_SIZE): Page<SkillEntry> {
-  const skills = visibleSkills(shelf, scope);
-  const page = paginate(skills, (skill) => formatSkillMdUri(skill.library, skill.address), after, size);
-  return { items: page.items.map(formatSkillEntry), ...(page.nextCursor === undefined ? {} : { nextCursor: page.nextCursor }) };
+/** The skills one view sees, for the SDK's Skills extension: every method reads the current shelf under the scope
+ *  compiled against it, and answers "not found" with our own -32602 and `data: {uri}`. */
+export function createSkillSource(access: ShelfAccess, view: RequestView): SkillSource {
+  return {
+    async list({ cursor }) {
+      const shelf = access.current;
+      const skills = visibleSkills(shelf, view.scopeOn(shelf));
+      const page = paginate(skills, (skill) => formatSkillMdUri(skill.library, skill.address), resumeAfter(cursor), DEFAULT_PAGE_SIZE);
+      const items = page.items.map(formatSkillEntry);
+      return page.nextCursor === undefined ? { skills: items } : { skills: items, nextCursor: page.nextCursor };
+    },
+    async get(uri) {
+      const shelf = access.current;
+      const skill = findSkillBySkillMd(shelf, view.scopeOn(shelf), uri);
+      if (skill === null) throw notFoundError(uri, `Not a skill: ${uri}. skills/get takes the SKILL.md URI of a skill from skills/list.`);
+      return formatSkillEntry(skill);
+    },
+    async read(uri): Promise<SkillReadResult> {
+      const outcome = await access.read(uri, view.scopeOn);
+      if (!outcome.ok) throw notFoundError(outcome.uri, outcome.message);
+      return "text" in outcome
+        ? { text: outcome.text, mimeType: outcome.mimeType }
+        : { bytes: Buffer.from(outcome.blob, "base64"), mimeType: outcome.mimeType };
+    },
+    async readDirectory(uri, { cursor }) {
+      const shelf = access.current;
+      const answer = readDirectory(shelf, view.scopeOn(shelf), uri);
+      if (answer.kind === "notFound") throw notFoundError(uri, answer.message);
+      const page = paginate(answer.entries, (entry) => entry.uri, resumeAfter(cursor), DEFAULT_PAGE_SIZE);
+      const resources: Resource[] = page.items.map((entry) => ({ ...entry }));
+      return page.nextCursor === undefined ? { resources } : { resources, nextCursor: page.nextCursor };
+    },
+  };
 }

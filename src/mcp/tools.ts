@@ -1,9 +1,8 @@
 // §6: four tools for tool-only clients. Their number never grows with the shelf; they are listed only when
 // the request says the client lacks the feature, and always callable.
 import type { CallToolResult, Tool } from "@modelcontextprotocol/server";
-import { listingRows, type Scope, visiblePrompts } from "../resolve/index.js";
+import { listingRows, type ReadOutcome, type Scope, visiblePrompts } from "../resolve/index.js";
 import { formatPromptListing, getPrompt } from "./prompts.js";
-import type { ReadOutcome } from "./read.js";
 import type { Shelf } from "../shelf/index.js";
 
 const ANNOTATIONS = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false } as const;

@@ -6,6 +6,7 @@ import { matchesCategories, matchesTags, type Shelf } from "../shelf/index.js";
 import type { ScopeSpec } from "../config/index.js";
 import type { HarvestedPlugin } from "../harvest/index.js";
 import type { Scope } from "./types.js";
+import { NO_SCOPE } from "./scope.js";
 
 export type ScopeResult = { readonly ok: true; readonly scope: Scope } | { readonly ok: false; readonly message: string };
 
@@ -21,6 +22,18 @@ function formatKey(spec: ScopeSpec | null): string {
   if (spec === null) return "";
   const sorted = (items: readonly string[] | undefined): string[] => [...(items ?? [])].sort();
   return JSON.stringify([spec.library ?? null, sorted(spec.categories), sorted(spec.tags)]);
+}
+
+/** How one caller sees any shelf: its scope compiled against that very shelf. A scope compiled against one shelf is
+ *  never applied to another: a rebuild may have narrowed a ceiling or dropped a plugin. On a shelf where the scope
+ *  is refused (what it names is gone), the caller sees nothing rather than more than it should. */
+export type ScopeOn = (shelf: Shelf) => Scope;
+
+export function scopeOn(ceiling: ScopeSpec | null, request: ScopeSpec): ScopeOn {
+  return (shelf) => {
+    const compiled = compileScope(shelf, ceiling, request);
+    return compiled.ok ? compiled.scope : NO_SCOPE;
+  };
 }
 
 /** Compile once per (shelf, ceiling, request); later requests of the same scope are a map hit. */

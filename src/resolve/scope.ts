@@ -5,6 +5,12 @@ import type { Scope } from "./types.js";
 /** Sees the whole shelf: the operator's view, the citation audit, and a server without clients. */
 export const FULL_SCOPE: Scope = Object.freeze({ library: null, plugins: null, key: "*" });
 
+/** Sees nothing: no library is named this (names never hold a NUL) and no plugin is admitted. */
+export const NO_SCOPE: Scope = Object.freeze({ library: "\u0000", plugins: new Set<string>(), key: "\u0000none" });
+
+/** The whole shelf, whichever shelf it is. */
+export const FULL_SCOPE_ON = (): Scope => FULL_SCOPE;
+
 export function isLibraryVisible(scope: Scope, library: string): boolean {
   return scope.library === null || scope.library === library;
 }

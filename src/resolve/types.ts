@@ -46,3 +46,9 @@ export type Answer =
       /** The full message: `Not found: <uri>. …` */
       readonly message: string;
     };
+
+/** What a read returns: text or a base64 blob with its media type, or a not-found message. */
+export type ReadOutcome =
+  | { readonly ok: true; readonly uri: string; readonly mimeType: string; readonly text: string }
+  | { readonly ok: true; readonly uri: string; readonly mimeType: string; readonly blob: string }
+  | { readonly ok: false; readonly uri: string; readonly message: string; readonly stale?: true };

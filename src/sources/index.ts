@@ -7,4 +7,3 @@ export { DEFAULT_EXPORT_GRACE_MS, GitFetcher, type FetchedTree, type GitFetchReq
 export { DEFAULT_GIT_TIMEOUT_MS, DEFAULT_GIT_USERNAME, GitRunner } from "./git-runner.js";
 export { resolveInside, TreeTable, type GitTrees, type Tree } from "./trees.js";
 export { isDirectory, isDirectorySync } from "./directories.js";
-export { decodeUtf8, readFallbackFile, readServedFile } from "./content.js";

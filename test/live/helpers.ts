@@ -4,7 +4,7 @@ import { parseConfig } from "../../src/config/index.js";
 import type { Config } from "../../src/config/types.js";
 import { createLogger, type Logger } from "../../src/address/index.js";
 import { FULL_SCOPE, resolve } from "../../src/resolve/index.js";
-import { readFallbackFile, readServedFile } from "../../src/sources/content.js";
+import { readFallbackFile, readServedFile } from "../../src/live/served-bytes.js";
 import type { Shelf } from "../../src/shelf/index.js";
 
 /** The config of `yaml`, as if written in `<baseDir>/skillshelf.yaml`; a broken one fails the test. */

@@ -1,7 +1,7 @@
 // POST /reindex over a real HTTP server on port 0: a branch that advanced is picked up at once, the answer is the
 // health body plus every fetch key rebuilt, a second call with nothing new keeps the generation, and a stale fetch
 // shows in the very answer.
-import { ContentCache } from "../../src/mcp/content-cache.js";
+import { ContentCache, ShelfReader } from "../../src/live/index.js";
 import fs from "node:fs";
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -30,7 +30,7 @@ libraries:
   - {name: kit, plugins: [kit, notes]}
 `;
   service = await ShelfService.start(configOf(yaml, base), () => new Date(), { cacheDir: makeTemp() });
-  const deps = { holder: service.holder, version: "test", ttlMs: 60_000, contents: new ContentCache() };
+  const deps = { shelf: new ShelfReader(service.holder, new ContentCache()), version: "test", ttlMs: 60_000 };
   const { app } = createHttpApp(service.holder, deps, {
     host: "127.0.0.1",
     access: { clients: [], anonymous: true },

@@ -27,6 +27,7 @@ describe("the package", () => {
       "CONFIG_SCHEMA",
       "ContentCache",
       "FULL_SCOPE",
+      "ShelfReader",
       "ShelfService",
       "VERSION",
       "buildHealth",

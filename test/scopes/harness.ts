@@ -1,6 +1,6 @@
 // Shared plumbing for the scopes tests: the fixture's shelf service, an in-process MCP client over a compiled
 // view, and helpers that turn a read, a tool call or a custom request into one comparable value.
-import { ContentCache } from "../../src/mcp/content-cache.js";
+import { ContentCache, ShelfReader } from "../../src/live/index.js";
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { Client, InMemoryTransport, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
@@ -45,7 +45,7 @@ export interface HttpServer {
 export async function startHttp(service: ShelfService, access: Access): Promise<HttpServer> {
   const { app, mcp } = createHttpApp(
     service.holder,
-    { holder: service.holder, version: "0.0.0-test", ttlMs: 0, contents: new ContentCache() },
+    { shelf: new ShelfReader(service.holder, new ContentCache()), version: "0.0.0-test", ttlMs: 0 },
     {
       host: "127.0.0.1",
       access,
@@ -93,7 +93,7 @@ export interface Connection {
 export async function connectView(service: ShelfService, view: RequestView, era: "legacy" | "modern" = "legacy"): Promise<Connection> {
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   const handle = serveStdio(
-    (ctx) => buildMcpServer({ holder: service.holder, version: "0.0.0-test", ttlMs: 0, contents: new ContentCache() }, view, ctx.era),
+    (ctx) => buildMcpServer({ shelf: new ShelfReader(service.holder, new ContentCache()), version: "0.0.0-test", ttlMs: 0 }, view, ctx.era),
     { transport: serverSide },
   );
   const client = new Client(

@@ -93,7 +93,7 @@ describe.each(SCOPES)("scope: $title", (row) => {
     const compiled = compileScope(served.service.current, row.ceiling, row.request);
     if (!compiled.ok) throw new Error(`the row's scope was refused: ${compiled.message}`);
     scope = compiled.scope;
-    const view = { scope, fullListing: false, resourceTools: true, promptTools: true, personal: true };
+    const view = { scopeOn: () => scope, fullListing: false, resourceTools: true, promptTools: true, personal: true };
     conn = await connectView(served.service, view);
     full = await connectView(served.service, { ...view, fullListing: true });
   });
@@ -289,7 +289,7 @@ describe.each(SCOPES)("scope: $title", (row) => {
   test("a 2026-07-28 connection answers every read exactly like a 2025 one", async () => {
     const modern = await connectView(
       served.service,
-      { scope, fullListing: false, resourceTools: true, promptTools: true, personal: true },
+      { scopeOn: () => scope, fullListing: false, resourceTools: true, promptTools: true, personal: true },
       "modern",
     );
     try {

@@ -27,7 +27,9 @@ function parse(plugins: unknown[], metadata: unknown = undefined, sources = SOUR
 function sourceOf(source: unknown, metadata?: unknown): unknown {
   const read = parse([{ name: "x", source }], metadata);
   if (!read.ok) return read.error;
-  return read.marketplace.entries[0]?.source ?? read.marketplace.skipped[0]?.reason;
+  const entry = read.marketplace.entries[0]?.source;
+  // A git entry carries its parsed address; the table names it as written.
+  return entry?.kind === "git" ? { kind: "git", address: entry.address.written } : (entry ?? read.marketplace.skipped[0]?.reason);
 }
 
 describe("entry sources that serve", () => {

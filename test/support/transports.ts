@@ -1,7 +1,7 @@
 // The legs of the MCP contract suite: one server definition reached in memory, over a real stdio child of the
 // built CLI, over the built CLI's HTTP server, and over the express app listening in this process — each in
 // the protocol eras a client can negotiate.
-import { ContentCache } from "../../src/mcp/content-cache.js";
+import { ContentCache, ShelfReader } from "../../src/live/index.js";
 import type { Server as HttpServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { Client, InMemoryTransport, StreamableHTTPClientTransport, type ClientOptions } from "@modelcontextprotocol/client";
@@ -76,7 +76,7 @@ export function inMemory(config = EXAMPLE_CONFIG): Transport & { service(): Shel
       service = await startExampleService(config);
     },
     async connect(era, settings = {}) {
-      const deps: ServerDeps = { holder: current().holder, version: "test", ttlMs: EXAMPLE_TTL_MS, contents: new ContentCache() };
+      const deps: ServerDeps = { shelf: new ShelfReader(current().holder, new ContentCache()), version: "test", ttlMs: EXAMPLE_TTL_MS };
       // The listing and tool switches as HTTP would parse them; no scope (the example shelf is served whole).
       const parsed = parseRequestSettings(new URLSearchParams(settings.query), new Headers(settings.headers));
       const view: RequestView = {
@@ -196,7 +196,7 @@ export function httpInProcess(config = EXAMPLE_CONFIG): Transport & { service():
       service = started;
       const { app } = createHttpApp(
         started.holder,
-        { holder: started.holder, version: "test", ttlMs: EXAMPLE_TTL_MS, contents: new ContentCache() },
+        { shelf: new ShelfReader(started.holder, new ContentCache()), version: "test", ttlMs: EXAMPLE_TTL_MS },
         {
           host: "127.0.0.1",
           reindex: () => started.rebuild(),

@@ -1,22 +1,37 @@
-// Map a resolver Answer to what a read returns: text or base64 blob, or a not-found message. The only place
-// that turns file metadata into bytes (through sources/content), and the only user of the content cache.
-import type { ShelfHolder } from "../live/index.js";
-import { type Answer, NOT_FOUND_ADVICE, resolve, type Scope } from "../resolve/index.js";
+// The one serve-time read: resolve an address on the current shelf under the caller's scope, then answer it from
+// the content cache or the disk, decoded, with its media type. The MCP layer calls `read(uri, scopeOn)` and never
+// touches the disk, the cache or the holder itself.
 import { mimeTypeFor } from "../address/index.js";
-import { decodeUtf8, readFallbackFile, readServedFile } from "../sources/index.js";
+import { type Answer, NOT_FOUND_ADVICE, type ReadOutcome, resolve, type ScopeOn } from "../resolve/index.js";
+import type { Shelf } from "../shelf/index.js";
 import type { ContentCache } from "./content-cache.js";
+import type { ShelfHolder } from "./holder.js";
+import { decodeUtf8, readFallbackFile, readServedFile } from "./served-bytes.js";
 
-export type ReadOutcome =
-  | { readonly ok: true; readonly uri: string; readonly mimeType: string; readonly text: string }
-  | { readonly ok: true; readonly uri: string; readonly mimeType: string; readonly blob: string }
-  | { readonly ok: false; readonly uri: string; readonly message: string; readonly stale?: true };
+export class ShelfReader {
+  constructor(
+    private readonly holder: ShelfHolder,
+    private readonly contents: ContentCache,
+  ) {}
 
-/** Resolve and read `uri` on the current shelf. A file that changed on disk since the harvest waits for the rescan
- *  the watcher has pending, then is read again on the shelf that publishes its new bytes. */
-export async function readUri(holder: ShelfHolder, scope: Scope, uri: string, contents: ContentCache): Promise<ReadOutcome> {
-  const outcome = await readAnswer(resolve(holder.current, scope, uri), contents);
-  if (outcome.ok || outcome.stale !== true || !(await holder.catchUp())) return outcome;
-  return readAnswer(resolve(holder.current, scope, uri), contents);
+  /** The shelf a request starts on. */
+  get current(): Shelf {
+    return this.holder.current;
+  }
+
+  /** Resolve and read `uri` on the current shelf. A file that changed on disk since the harvest waits for the rescan
+   *  the watcher has pending, then is read again on the shelf that publishes its new bytes, under the scope
+   *  compiled against that shelf. */
+  async read(uri: string, scopeOn: ScopeOn): Promise<ReadOutcome> {
+    const outcome = await readAnswer(this.resolve(uri, scopeOn), this.contents);
+    if (outcome.ok || outcome.stale !== true || !(await this.holder.catchUp())) return outcome;
+    return readAnswer(this.resolve(uri, scopeOn), this.contents);
+  }
+
+  private resolve(uri: string, scopeOn: ScopeOn): Answer {
+    const shelf = this.holder.current;
+    return resolve(shelf, scopeOn(shelf), uri);
+  }
 }
 
 export async function readAnswer(answer: Answer, contents: ContentCache): Promise<ReadOutcome> {
@@ -29,7 +44,7 @@ export async function readAnswer(answer: Answer, contents: ContentCache): Promis
       let bytes = contents.get(answer.file.digest);
       if (bytes === undefined) {
         // A file the cache may hold is hashed on this read: its bytes will answer for every file published under
-        // the same digest, so trusting an unchanged size and mtime (§9) is not enough for them.
+        // the same digest, so trusting an unchanged size and mtime is not enough for them.
         const held = answer.file.bytes === undefined && answer.file.size <= contents.entryBytes;
         const content = await readServedFile(answer.file, held);
         if (!content.ok) return { ...notFound(answer.uri), stale: true };

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, symlinkSync, writeFileSync, statSync, utimesSync }
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, test } from "vitest";
-import { readFallbackFile, readServedFile } from "../../src/sources/content.js";
+import { readFallbackFile, readServedFile } from "../../src/live/served-bytes.js";
 import { createHash } from "node:crypto";
 import type { DiskFile } from "../../src/harvest/index.js";
 import type { ServedFile } from "../../src/shelf/index.js";

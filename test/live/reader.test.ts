@@ -4,8 +4,8 @@ import { mkdtempSync, rmSync, statSync, utimesSync, writeFileSync } from "node:f
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, test } from "vitest";
-import { ContentCache } from "../../src/mcp/content-cache.js";
-import { readAnswer } from "../../src/mcp/read.js";
+import { ContentCache } from "../../src/live/content-cache.js";
+import { readAnswer } from "../../src/live/reader.js";
 import type { Answer } from "../../src/resolve/index.js";
 import type { ServedFile } from "../../src/shelf/index.js";
 

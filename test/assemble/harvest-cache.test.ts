@@ -7,7 +7,7 @@ import path from "node:path";
 import { afterAll, expect, test } from "vitest";
 import { configFromDirectories } from "../../src/config/index.js";
 import type { Config } from "../../src/config/types.js";
-import { HARVEST_FILE } from "../../src/live/harvest-cache.js";
+import { HARVEST_FILE } from "../../src/assemble/index.js";
 import { ShelfService } from "../../src/live/shelf-service.js";
 import { makeTemp, removeTemps, skillMd, writeFiles } from "../sources/git-fixture.js";
 import type { HarvestedFile } from "../../src/harvest/index.js";

@@ -1,6 +1,10 @@
 // What changed between two shelves, as a client of one scope would notice it: the listing or any index, the
 // prompts, and the bytes behind a URI. Built on the resolver, so "changed" means "reads differently".
-import { listingRows, resolve, type Scope, visiblePrompts } from "../resolve/index.js";
+import type { ScopeOn } from "./compile-scope.js";
+import { listingRows } from "./listing.js";
+import { visiblePrompts } from "./prompts.js";
+import { resolve } from "./resolve.js";
+import type { Scope } from "./types.js";
 import { FILES_FILE, formatSkillUri, INDEX_FILE, MANIFEST_FILE } from "../address/index.js";
 import type { Shelf } from "../shelf/index.js";
 
@@ -35,15 +39,18 @@ export interface ShelfChange {
   readonly promptsChanged: boolean;
 }
 
-export function diffShelves(previous: Shelf, next: Shelf, scope: Scope): ShelfChange {
+/** Each shelf is seen through the caller's scope compiled against it (`scopeOn`). */
+export function diffShelves(previous: Shelf, next: Shelf, scopeOn: ScopeOn): ShelfChange {
+  const [before, after] = [scopeOn(previous), scopeOn(next)];
   return {
-    listChanged: formatStructure(previous, scope) !== formatStructure(next, scope),
-    promptsChanged: formatPrompts(previous, scope) !== formatPrompts(next, scope),
+    listChanged: formatStructure(previous, before) !== formatStructure(next, after),
+    promptsChanged: formatPrompts(previous, before) !== formatPrompts(next, after),
   };
 }
 
 /** Every served address whose read changed (files, manifests, indexes, `_files.md`), over the whole shelf. */
-export function changedUris(previous: Shelf, next: Shelf, scope: Scope): string[] {
+export function changedUris(previous: Shelf, next: Shelf, scopeOn: ScopeOn): string[] {
+  const [before, after] = [scopeOn(previous), scopeOn(next)];
   const candidates = new Set<string>();
   for (const shelf of [previous, next]) {
     for (const library of shelf.libraries.values()) {
@@ -58,5 +65,5 @@ export function changedUris(previous: Shelf, next: Shelf, scope: Scope): string[
       }
     }
   }
-  return [...candidates].filter((uri) => readKey(previous, scope, uri) !== readKey(next, scope, uri)).sort();
+  return [...candidates].filter((uri) => readKey(previous, before, uri) !== readKey(next, after, uri)).sort();
 }

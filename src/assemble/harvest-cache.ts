@@ -14,7 +14,7 @@ import { mkdir, open, readFile, rename, rm } from "node:fs/promises";
 import path from "node:path";
 import { parsePromptFiles } from "../prompts/index.js";
 import { digestBytes, formatDigest, VERSION } from "../address/index.js";
-import type { HarvestMemo } from "./assemble.js";
+import type { HarvestMemo } from "./harvest-spec.js";
 import type { DiskFile, HarvestedFile, HarvestedPlugin, HarvestedSkill } from "../harvest/index.js";
 
 export const HARVEST_FILE = "harvest.json";

@@ -1,0 +1,112 @@
+// What to harvest for each plugin: one spec per configured plugin and per served marketplace entry, with the fetch
+// that holds it. Marketplaces are read here, on every build, so an edited marketplace file is seen at once.
+import {
+  type Config,
+  type LibraryConfig,
+  type Dialect,
+  pickGlobs,
+  type PluginAddress,
+  type PluginConfig,
+  type PluginGlobs,
+} from "../config/index.js";
+import { hasMarketplaceFile, type MarketplaceEntry, type PluginMeta, readMarketplace } from "../harvest/index.js";
+import type { MarketplaceOutcome } from "../shelf/index.js";
+import { type FetchPlan, planFetch, resolveInside, type TreeTable } from "../sources/index.js";
+import { joinPath } from "../address/index.js";
+
+/** What to harvest for one plugin, from the config or from a marketplace entry. */
+export interface PluginSpec {
+  readonly id: string;
+  readonly meta: PluginMeta;
+  readonly plan: FetchPlan;
+  readonly subdir: string;
+  readonly globs: PluginGlobs;
+  readonly dialect: Dialect;
+  /** Read `.claude-plugin/plugin.json` / `plugin.json` (not for a `strict: false` marketplace entry). */
+  readonly manifest: boolean;
+}
+
+export interface Layout {
+  readonly plugins: readonly PluginConfig[];
+  readonly libraries: readonly LibraryConfig[];
+}
+
+/**
+ * Zero-config: a directory holding a marketplace file is served through it, so its library takes the directory as
+ * its `source` instead of one convention plugin. Checked on every build, like the marketplace.
+ */
+export function zeroConfigLayout(config: Config): Layout {
+  if (config.file !== null) return config;
+  const throughMarketplace = new Set<string>();
+  const libraries = config.libraries.map((library) => {
+    const plugin = library.plugins.length === 1 ? config.plugins.find((p) => p.name === library.plugins[0]) : undefined;
+    if (plugin === undefined || plugin.address.kind !== "local" || !hasMarketplaceFile(plugin.address.abs)) return library;
+    throughMarketplace.add(plugin.name);
+    return { name: library.name, description: library.description, source: plugin.address, plugins: [] };
+  });
+  return { plugins: config.plugins.filter((plugin) => !throughMarketplace.has(plugin.name)), libraries };
+}
+
+export function configSpec(config: Config, plugin: PluginConfig): PluginSpec {
+  return {
+    id: plugin.name,
+    meta: {
+      description: plugin.description,
+      ...(plugin.category === undefined ? {} : { category: plugin.category }),
+      tags: plugin.tags,
+      keywords: plugin.keywords,
+      ...(plugin.version === undefined ? {} : { version: plugin.version }),
+    },
+    plan: planFetch(config.sources, plugin.address),
+    subdir: subdirOf(plugin.address),
+    globs: pickGlobs(plugin),
+    dialect: plugin.dialect,
+    manifest: true,
+  };
+}
+
+/** The specs of a library's marketplace entries, and what reading the marketplace gave for the library plan. */
+export async function readLibraryMarketplace(
+  config: Config,
+  library: LibraryConfig,
+  address: PluginAddress,
+  trees: TreeTable,
+): Promise<{ readonly outcome: MarketplaceOutcome; readonly specs: PluginSpec[] }> {
+  const plan = planFetch(config.sources, address);
+  const tree = await trees.get(plan);
+  const fail = (error: string) => ({ outcome: { ids: [], skipped: [], error }, specs: [] });
+  if (tree.rootAbs === undefined) return fail(`The marketplace cannot be read: fetch ${plan.key} failed (${tree.error ?? "no tree"}).`);
+  const subdir = subdirOf(address);
+  const root = resolveInside(tree.rootAbs, subdir, plan.key);
+  if (!root.ok) return fail(root.error);
+  const read = readMarketplace(root.abs, config.sources);
+  if (!read.ok) return fail(`In fetch ${plan.key}${subdir === "" ? "" : `, subdirectory ${subdir}`}: ${read.error}.`);
+  const specs: PluginSpec[] = read.marketplace.entries.map((entry) => ({
+    id: `${entry.name}@${library.name}`,
+    meta: entry.meta,
+    ...locateEntry(config, entry, plan, subdir),
+    globs: pickGlobs(entry),
+    dialect: "auto",
+    manifest: entry.strict,
+  }));
+  const skipped = read.marketplace.skipped.map((row) => ({
+    plugin: row.entry.startsWith("plugins[") ? row.entry : `${row.entry}@${library.name}`,
+    reason: row.reason,
+  }));
+  return { outcome: { ids: specs.map((spec) => spec.id), skipped }, specs };
+}
+
+/** Where an entry's tree is: the marketplace's own fetch (relative) or another git fetch through a source. */
+function locateEntry(
+  config: Config,
+  entry: MarketplaceEntry,
+  marketplace: FetchPlan,
+  marketplaceSubdir: string,
+): { readonly plan: FetchPlan; readonly subdir: string } {
+  if (entry.source.kind === "relative") return { plan: marketplace, subdir: joinPath(marketplaceSubdir, entry.source.path) };
+  return { plan: planFetch(config.sources, entry.source.address), subdir: subdirOf(entry.source.address) };
+}
+
+function subdirOf(address: PluginAddress): string {
+  return address.kind === "source" ? address.subdir : "";
+}

@@ -1,0 +1,62 @@
+// Which plugins each library serves, from the config and the marketplaces read for this build. Pure.
+import type { LibraryConfig } from "../config/index.js";
+import type { HarvestedPlugin } from "../harvest/index.js";
+import type { LibraryPlan } from "./build.js";
+import { matchesSelector } from "./select.js";
+
+/** What reading one library's marketplace gave. */
+export interface MarketplaceOutcome {
+  /** Plugin ids of the served entries, in marketplace order. */
+  readonly ids: readonly string[];
+  readonly skipped: readonly { readonly plugin: string; readonly reason: string }[];
+  readonly error?: string;
+}
+
+/**
+ * Each library serves its marketplace's entries first (in marketplace order), then the plugins it names, then its
+ * selector's matches over every plugin. An `<entry>@<library>` that names no served entry is a library error that
+ * lists what the marketplace publishes: a typo that silently serves nothing is the worst failure an operator gets.
+ */
+export function planLibraries(
+  libraries: readonly LibraryConfig[],
+  plugins: readonly HarvestedPlugin[],
+  marketplaces: ReadonlyMap<string, MarketplaceOutcome>,
+): LibraryPlan[] {
+  return libraries.map((library) => {
+    const own = marketplaces.get(library.name);
+    const chosen: string[] = [...(own?.ids ?? [])];
+    const errors: string[] = own?.error === undefined ? [] : [own.error];
+    for (const name of library.plugins) {
+      const at = name.indexOf("@");
+      const problem = at === -1 ? undefined : checkEntryReference(name, name.slice(at + 1), marketplaces);
+      if (problem !== undefined) errors.push(problem);
+      else if (!chosen.includes(name)) chosen.push(name);
+    }
+    const selector = library.pluginSelector;
+    if (selector !== undefined) {
+      for (const plugin of plugins) {
+        if (!chosen.includes(plugin.id) && matchesSelector(selector, plugin.meta)) chosen.push(plugin.id);
+      }
+    }
+    return {
+      name: library.name,
+      description: library.description,
+      plugins: chosen,
+      ...(errors.length === 0 ? {} : { error: errors.join(" ") }),
+      ...(own === undefined || own.skipped.length === 0 ? {} : { skipped: own.skipped }),
+    };
+  });
+}
+
+function checkEntryReference(name: string, library: string, marketplaces: ReadonlyMap<string, MarketplaceOutcome>): string | undefined {
+  const outcome = marketplaces.get(library);
+  if (outcome === undefined) return `Plugin '${name}' names library '${library}', which has no marketplace.`;
+  if (outcome.error !== undefined) return `Plugin '${name}' cannot be served: the marketplace of library '${library}' could not be read.`;
+  if (outcome.ids.includes(name)) return undefined;
+  const skip = outcome.skipped.find((row) => row.plugin === name);
+  if (skip !== undefined) return `Plugin '${name}' is a skipped entry of library '${library}': ${skip.reason}`;
+  const published = outcome.ids.map((id) => id.slice(0, id.lastIndexOf("@")));
+  return `Plugin '${name}' names no entry of the marketplace of library '${library}'; ${
+    published.length === 0 ? "it publishes no entries." : `it publishes: ${published.join(", ")}.`
+  }`;
+}
