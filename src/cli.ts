@@ -80,7 +80,7 @@ function cacheDirOf(values: Values): string {
 
 async function runCheck(values: Values, dirs: readonly string[]): Promise<number> {
   const config = await readConfig(values, dirs);
-  const service = await ShelfService.start(config, () => new Date(), { cacheDir: cacheDirOf(values) });
+  const service = await ShelfService.start(config, () => new Date(), { cacheDir: cacheDirOf(values), env: process.env });
   await service.close();
   const report = buildHealth(service.current);
   process.stdout.write(values.json ? `${JSON.stringify(report, null, 2)}\n` : formatCheckReport(report));
@@ -102,7 +102,7 @@ async function runServe(values: Values, dirs: readonly string[]): Promise<number
   // for nothing), and while the shelf is built: once it is served, watch setup competes for the event loop.
   const httpFace = transport === "http" ? import("./http/index.js") : undefined;
   // A restart serves the recorded local harvests at once; the live shelf verifies them against the disk next.
-  const live = await startLiveShelf(config, () => new Date(), { cacheDir: cacheDirOf(values), log, fromRecord: true });
+  const live = await startLiveShelf(config, () => new Date(), { cacheDir: cacheDirOf(values), env: process.env, log, fromRecord: true });
   const service = live.service;
   service.startRefreshTimers();
   const shelf = service.current;

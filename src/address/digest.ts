@@ -1,7 +1,7 @@
 // The one digest format the shelf publishes: `sha256:` + 64 lower-case hex over a file's bytes.
 import { createHash, type Hash } from "node:crypto";
 
-export const DIGEST_PREFIX = "sha256:";
+const DIGEST_PREFIX = "sha256:";
 
 /** `abc` => `sha256:ba7816bf…`. */
 export function digestBytes(bytes: Uint8Array | string): string {

@@ -1,12 +1,11 @@
 // The shared vocabulary of every layer: skill URIs and paths (with the one hidden-name rule), media types, the
 // published order, placeholders, digests and error codes. Pure: no disk, no process, no protocol.
 export { errorCode } from "./errors.js";
-export { DIGEST_PREFIX, digestBytes, formatDigest } from "./digest.js";
+export { digestBytes, formatDigest } from "./digest.js";
 export { JSON_TYPE, MARKDOWN, mimeTypeFor } from "./media.js";
 export { compareCodeUnits } from "./order.js";
 export { PLUGIN_ROOT, SKILL_DIR, hasPlaceholders, substitutePlaceholders } from "./placeholders.js";
 export {
-  SKILL_ROOTS,
   VISIBLE_DOT_NAMES,
   ancestorsOf,
   baseName,
@@ -21,15 +20,12 @@ export {
   FILES_FILE,
   INDEX_FILE,
   MANIFEST_FILE,
-  SCHEME,
   SKILL_FILE,
-  decodeSegment,
   encodeSegment,
   formatSkillMdUri,
   formatSkillUri,
   isAddressableSegment,
   parseSkillUri,
-  type SkillAddress,
 } from "./uri.js";
 export type { SkipRow } from "./skip-row.js";
 export { LOG_LEVELS, createLogger, type LogFormat, type LogLevel, type Logger } from "./log.js";

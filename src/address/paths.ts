@@ -6,7 +6,7 @@
 export const VISIBLE_DOT_NAMES: ReadonlySet<string> = new Set([".github", ".claude", ".agents"]);
 
 /** Stripped from the front of a skill directory to give its folder, longest first. */
-export const SKILL_ROOTS: readonly string[] = [".github/skills/", ".claude/skills/", ".agents/skills/", "skills/"].sort(
+const SKILL_ROOTS: readonly string[] = [".github/skills/", ".claude/skills/", ".agents/skills/", "skills/"].sort(
   (a, b) => b.length - a.length,
 );
 

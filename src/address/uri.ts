@@ -1,7 +1,7 @@
 // A `skill://` URI becomes (library, segments) in exactly this one place, and every URI the server publishes is
 // formatted here. Total: odd input is null, never a throw.
 
-export const SCHEME = "skill://";
+const SCHEME = "skill://";
 
 /** The reserved names of the address space (§1, §4). */
 export const INDEX_FILE = "_index.md";
@@ -22,7 +22,7 @@ function isHexDigit(code: number): boolean {
 /** Percent-decode one segment once (RFC 3986, UTF-8): `gr%61fana` => `grafana`, `%252e` => `%2e`.
  *  A malformed escape or invalid UTF-8 is null, and so is a decoded `/`, `\` or NUL: they would let one
  *  segment smuggle a separator or a string terminator past the per-segment checks (as pillarjs/send refuses). */
-export function decodeSegment(raw: string): string | null {
+function decodeSegment(raw: string): string | null {
   let decoded = raw;
   if (raw.includes("%")) {
     for (let at = raw.indexOf("%"); at !== -1; at = raw.indexOf("%", at + 1)) {

@@ -35,7 +35,7 @@ export function parsePluginAddress(written: string, sources: SourceKinds, baseDi
 }
 
 /** `./a`, `../a`, `/srv/a`, and `.` / `..` themselves. */
-export function isLocalPath(written: string): boolean {
+function isLocalPath(written: string): boolean {
   return written === "." || written === ".." || /^(\.{1,2})?\//.test(written);
 }
 
@@ -123,6 +123,6 @@ function checkSegments(value: string, what: "path" | "subdirectory"): string | u
   return undefined;
 }
 
-export function listSources(sources: SourceKinds): string {
+function listSources(sources: SourceKinds): string {
   return sources.size === 0 ? "no sources are declared" : `the sources are: ${[...sources.keys()].join(", ")}`;
 }

@@ -178,7 +178,7 @@ function buildSources(raw: readonly RawSource[], report: Report): SourceConfig[]
 }
 
 /** `git+https://github.com` => {kind: "git"}; a URL breaking a rule => the rule (never echoing the URL). */
-export function checkSourceUrl(url: string): { readonly kind: SourceConfig["kind"] } | string {
+function checkSourceUrl(url: string): { readonly kind: SourceConfig["kind"] } | string {
   const m = SOURCE_URL.exec(url);
   if (m === null) return "a source URL starts with git+https://, git+http://, git+file:// or file://";
   const scheme = m[1] ?? "";

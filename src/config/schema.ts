@@ -2,19 +2,19 @@
 // `formatSchema()` written to disk (a test keeps the two equal); `skillshelf schema` prints the same text.
 
 /** Library, plugin, source and client names (§3.4). */
-export const NAME_PATTERN = "^[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$";
+const NAME_PATTERN = "^[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$";
 /** A plugin named by a library: `<plugin>` or `<entry>@<library>` (a marketplace entry). */
-export const PLUGIN_REF_PATTERN = "^[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?(@[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?)?$";
+const PLUGIN_REF_PATTERN = "^[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?(@[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?)?$";
 /** An environment variable name. */
-export const ENV_PATTERN = "^[A-Za-z_][A-Za-z0-9_]*$";
+const ENV_PATTERN = "^[A-Za-z_][A-Za-z0-9_]*$";
 /** `500ms`, `60s`, `5m`, `1h`, `1d` (a plain number is milliseconds). */
-export const DURATION_PATTERN = "^[0-9]+(\\.[0-9]+)?(ms|s|m|h|d)$";
+const DURATION_PATTERN = "^[0-9]+(\\.[0-9]+)?(ms|s|m|h|d)$";
 /** `8MiB`, `512KiB`, `1GB`, `1024` (a plain number is bytes). */
-export const SIZE_PATTERN = "^[0-9]+(\\.[0-9]+)? ?(B|kB|KB|KiB|MB|MiB|GB|GiB)?$";
+const SIZE_PATTERN = "^[0-9]+(\\.[0-9]+)? ?(B|kB|KB|KiB|MB|MiB|GB|GiB)?$";
 /** A tag or keyword: no comma (selectors read commas as all-of), no surrounding whitespace. */
-export const TAG_PATTERN = "^[^,\\s]([^,]*[^,\\s])?$";
+const TAG_PATTERN = "^[^,\\s]([^,]*[^,\\s])?$";
 /** A tag selector item: comma-separated tags, all of which a plugin must carry. */
-export const TAG_SELECTOR_PATTERN = "^ *[^,\\s]([^,]*[^,\\s])? *(, *[^,\\s]([^,]*[^,\\s])? *)*$";
+const TAG_SELECTOR_PATTERN = "^ *[^,\\s]([^,]*[^,\\s])? *(, *[^,\\s]([^,]*[^,\\s])? *)*$";
 
 const strings = (description: string, items: object = { type: "string", minLength: 1 }) => ({ type: "array", description, items }) as const;
 

@@ -21,7 +21,7 @@ let scratch: Buffer | undefined;
 const scratchBuffer = (): Buffer => (scratch ??= Buffer.allocUnsafeSlow(SMALL_FILE_BYTES + 1));
 
 /** What a reader hands the whole bytes of a file to, with their digest (a view that is only good during the call). */
-export type BytesUse = (bytes: Uint8Array, digest: string) => void;
+type BytesUse = (bytes: Uint8Array, digest: string) => void;
 
 /** Whether two records name the same file unchanged: same real path, size and mtime (§9). */
 export function sameStat(a: DiskFile, b: DiskFile): boolean {
@@ -30,7 +30,7 @@ export function sameStat(a: DiskFile, b: DiskFile): boolean {
 
 /** Read `file` once, reporting it as `path`. `use` is handed the whole bytes first (a SKILL.md to parse). Sizes come
  *  from the bytes read, not the earlier stat, so the size and the digest always describe the same bytes. */
-export async function readHarvestedFile(file: DiskFile, path: string, pacer: Pacer, use?: BytesUse): Promise<HarvestedFile> {
+async function readHarvestedFile(file: DiskFile, path: string, pacer: Pacer, use?: BytesUse): Promise<HarvestedFile> {
   const whole = file.size <= SMALL_FILE_BYTES ? readIntoScratch(file.abs) : null;
   if (whole !== null || use !== undefined) {
     const bytes = whole ?? fs.readFileSync(file.abs);
@@ -89,7 +89,7 @@ function decodes(decoder: TextDecoder, part?: Uint8Array): boolean {
 }
 
 /** Node's error code (`ENOENT`) or a generic word; never the message, which carries the absolute path. */
-export type ReadResult = { readonly ok: true; readonly file: HarvestedFile } | { readonly ok: false; readonly code: string };
+type ReadResult = { readonly ok: true; readonly file: HarvestedFile } | { readonly ok: false; readonly code: string };
 
 /** Reads each file at most once, by its path from the plugin root: a nested skill's files are also its outer
  *  skill's files. Yields to the event loop between slices of work. */

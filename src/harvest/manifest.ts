@@ -6,9 +6,9 @@ import { errorCode } from "../address/index.js";
 import { checkGlob, type PluginGlobs } from "../config/index.js";
 import type { PluginMeta } from "./types.js";
 
-export const MANIFEST_FILES: readonly string[] = [".claude-plugin/plugin.json", "plugin.json"];
+const MANIFEST_FILES: readonly string[] = [".claude-plugin/plugin.json", "plugin.json"];
 /** A manifest or marketplace file larger than this is refused rather than parsed. */
-export const MAX_JSON_BYTES = 4 * 1024 * 1024;
+const MAX_JSON_BYTES = 4 * 1024 * 1024;
 
 export interface PluginManifest extends Pick<PluginGlobs, "skills" | "commands"> {
   /** The file it came from, relative to the plugin root. */

@@ -6,7 +6,7 @@ import { parsePluginAddress, type PluginAddress, type PluginGlobs, type SourceCo
 import { parseLabels, parsePathList, readJsonInRoot } from "./manifest.js";
 import type { PluginMeta } from "./types.js";
 
-export const MARKETPLACE_FILES: readonly string[] = [
+const MARKETPLACE_FILES: readonly string[] = [
   ".claude-plugin/marketplace.json",
   ".github/plugin/marketplace.json",
   ".agents/plugins/marketplace.json",
@@ -16,7 +16,7 @@ const NAME = /^[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$/;
 const ARCHIVE = /\.(zip|tar|tgz|tar\.gz|tar\.bz2|tar\.xz|txz)$/i;
 const GITHUB_REPO = /^[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+$/;
 
-export type EntrySource =
+type EntrySource =
   /** A folder of the marketplace's own fetch, relative to the marketplace root (`""` for `./`). */
   | { readonly kind: "relative"; readonly path: string }
   /** Another repository, as an address through a declared git source: `github://owner/repo//sub?ref=v1`. */
@@ -30,13 +30,13 @@ export interface MarketplaceEntry extends PluginGlobs {
   readonly strict: boolean;
 }
 
-export interface MarketplaceSkip {
+interface MarketplaceSkip {
   /** The entry's name, or `plugins[<i>]` when it has no usable one. */
   readonly entry: string;
   readonly reason: string;
 }
 
-export interface Marketplace {
+interface Marketplace {
   /** The marketplace file, relative to the marketplace root. */
   readonly file: string;
   readonly entries: readonly MarketplaceEntry[];

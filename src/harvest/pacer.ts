@@ -3,7 +3,7 @@
 // serving process answering requests while a rebuild harvests.
 
 /** The longest run of synchronous disk work before harvest yields to the event loop. */
-export const SLICE_MS = 8;
+const SLICE_MS = 8;
 
 export interface Pacer {
   /** True when the current slice is used up: the caller should `await pause()`. */
@@ -14,7 +14,7 @@ export interface Pacer {
 
 /** One clock for many concurrent harvests: each turn of the event loop wakes one waiter (round-robin), so twenty
  *  plugins harvested at once still block the loop for one slice at a time, not twenty. */
-export function createPacer(sliceMs: number = SLICE_MS): Pacer {
+function createPacer(sliceMs: number = SLICE_MS): Pacer {
   let sliceStart = performance.now();
   const waiting: (() => void)[] = [];
   const wakeNext = (): void => {

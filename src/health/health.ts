@@ -2,7 +2,7 @@
 import type { Shelf } from "../shelf/index.js";
 import { auditCitations } from "./citations.js";
 
-export interface LibraryHealth {
+interface LibraryHealth {
   description: string;
   plugins: string[];
   skills: number;
@@ -13,7 +13,7 @@ export interface LibraryHealth {
   conflicts?: Record<string, string>;
 }
 
-export interface PluginHealth {
+interface PluginHealth {
   status: "ok" | "failed";
   fetch: string;
   root: string;

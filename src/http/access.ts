@@ -23,12 +23,12 @@ export type Caller = Client | null;
 
 const digest = (token: string): Buffer => createHash("sha256").update(token, "utf8").digest();
 
-export interface Authenticator {
+interface Authenticator {
   /** `undefined` when the header carries a token no client holds. */
   identify(authorization: string | undefined): Caller | undefined;
 }
 
-export function createAuthenticator(clients: readonly Client[]): Authenticator {
+function createAuthenticator(clients: readonly Client[]): Authenticator {
   const hashed = clients.map((client) => ({ client, hash: digest(client.token) }));
   return {
     identify(authorization) {

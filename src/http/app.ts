@@ -27,7 +27,7 @@ export interface HttpOptions {
   readonly access: Access;
 }
 
-export const DEFAULT_BODY_LIMIT = "256kb";
+const DEFAULT_BODY_LIMIT = "256kb";
 const LOCAL_HOSTS = new Set(["127.0.0.1", "localhost", "::1"]);
 
 export interface HttpApp {
@@ -143,7 +143,7 @@ function headerLines(req: Request, name: string): string[] {
 
 /** The SDK's origin check compares hostnames: `https://tools.example:8443` (what an operator copies from a
  *  browser) => `tools.example`; `tools.example` and `moz-extension://*` stay as they are. */
-export function formatOriginName(origin: string): string {
+function formatOriginName(origin: string): string {
   if (/^[a-z][a-z0-9+.-]*:\/\/\*$/i.test(origin)) return origin.toLowerCase();
   try {
     const url = new URL(origin);

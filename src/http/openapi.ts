@@ -98,7 +98,7 @@ export const HEALTH_SCHEMA = {
   },
 } as const;
 
-export function buildOpenApi(version: string): Record<string, unknown> {
+function buildOpenApi(version: string): Record<string, unknown> {
   return {
     openapi: "3.1.0",
     info: {

@@ -7,9 +7,9 @@
 // publishes a new digest after the rescan instead of reaching a stale entry.
 
 /** 32 MiB: the hot part of a large shelf, a small share of the process. */
-export const CONTENT_CACHE_BYTES = 32 * 1024 * 1024;
+const CONTENT_CACHE_BYTES = 32 * 1024 * 1024;
 /** Larger files are read each time: one would push out hundreds of small ones. */
-export const CONTENT_ENTRY_BYTES = 256 * 1024;
+const CONTENT_ENTRY_BYTES = 256 * 1024;
 
 export class ContentCache {
   readonly #entries = new Map<string, Uint8Array>();

@@ -7,7 +7,7 @@ import type { Shelf } from "../shelf/index.js";
 export type ShelfListener = (next: Shelf, previous: Shelf) => void;
 
 /** How long a read waits for a pending rescan before it answers with what it has. */
-export const CATCH_UP_MS = 2000;
+const CATCH_UP_MS = 2000;
 
 export class ShelfHolder {
   private shelf: Shelf;

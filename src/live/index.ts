@@ -1,5 +1,5 @@
 // The live shelf: the holder of the current shelf, rebuilds, watching, change events, and the one serve-time read.
-export { CONTENT_CACHE_BYTES, ContentCache } from "./content-cache.js";
+export { ContentCache } from "./content-cache.js";
 export type { ShelfHolder } from "./holder.js";
 export { startLiveShelf } from "./live-shelf.js";
 export { ShelfReader } from "./reader.js";

@@ -7,7 +7,7 @@ import { isDirectorySync } from "../sources/index.js";
 import { planWatch } from "./watch-targets.js";
 
 /** Long enough to fold an editor's save (write, rename, chmod) into one rescan; short enough to feel live. */
-export const QUIET_MS = 250;
+const QUIET_MS = 250;
 
 export interface LiveShelf {
   readonly service: ShelfService;

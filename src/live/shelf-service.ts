@@ -19,7 +19,8 @@ export interface ShelfServiceOptions {
   /** Where git fetches and local harvests are cached (`--cache-dir`). Absent: git uses a private temporary
    *  directory, removed on close, and local harvests are not recorded. */
   readonly cacheDir?: string;
-  /** Where credentials' `{env: NAME}` are read, when used (default: the process environment). */
+  /** The environment git runs with and credentials' `{env: NAME}` are read from; the CLI passes the process's.
+   *  Default: an empty one (git still runs; a credential read from it is unset). */
   readonly env?: NodeJS.ProcessEnv;
   /** One line per state change: a fetch that moved, went stale, failed or recovered. Never a secret. */
   readonly log?: Logger;
@@ -102,7 +103,7 @@ export class ShelfService {
       git = await GitFetcher.open({
         cacheDir,
         configDigest,
-        env: options.env ?? process.env,
+        env: options.env ?? {},
         now,
         ...(options.exportGraceMs === undefined ? {} : { graceMs: options.exportGraceMs }),
         ...(options.gitTimeoutMs === undefined ? {} : { timeoutMs: options.gitTimeoutMs }),
@@ -328,7 +329,7 @@ function movedCommit(before: ReadonlyMap<string, Tree>, after: ReadonlyMap<strin
 }
 
 /** Any change to the config discards the cache record (§9). */
-export function digestConfig(config: Config): string {
+function digestConfig(config: Config): string {
   return createHash("sha256").update(JSON.stringify(config)).digest("hex");
 }
 

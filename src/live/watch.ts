@@ -31,13 +31,13 @@ export interface WatchOptions {
 const MAX_WAIT_WINDOWS = 5;
 
 /** A directory worth walking into: not hidden (but `.github`/`.claude`/`.agents`), not node_modules. */
-export function isWatchedName(name: string): boolean {
+function isWatchedName(name: string): boolean {
   return name !== "node_modules" && !isHiddenSegment(name);
 }
 
 /** An event worth a rescan: anything but hidden churn (`.git`, editor swap files). `..data` and its siblings are
  *  how a Kubernetes ConfigMap mount swaps its files in, so those count. */
-export function isRelevantEvent(name: string | null): boolean {
+function isRelevantEvent(name: string | null): boolean {
   return name === null || isWatchedName(name) || name.startsWith("..");
 }
 

@@ -2,4 +2,3 @@
 export { DEFAULT_VIEW, parseRequestSettings, type RequestView } from "./request-view.js";
 export { buildMcpServer, type ServerDeps } from "./server.js";
 export { announceOverHttp, SessionRegistry } from "./sessions.js";
-export type { ShelfAccess } from "./shelf-access.js";

@@ -22,8 +22,8 @@ export interface ServerDeps {
   readonly onWarning?: (path: string, message: string) => void;
 }
 
-export const SERVER_NAME = "skillshelf";
-export const URI_TEMPLATE = "skill://{+path}";
+const SERVER_NAME = "skillshelf";
+const URI_TEMPLATE = "skill://{+path}";
 
 const CAPABILITIES: ServerCapabilities = {
   resources: { listChanged: true, subscribe: true },

@@ -8,7 +8,7 @@ import type { Skill } from "../shelf/index.js";
 import type { RequestView } from "./request-view.js";
 import type { ShelfAccess } from "./shelf-access.js";
 
-export const DEFAULT_PAGE_SIZE = 100;
+const DEFAULT_PAGE_SIZE = 100;
 
 /** Not found is `-32602` with `data: {uri}` as sent. */
 export function notFoundError(uri: string, message: string): ProtocolError {
@@ -23,7 +23,7 @@ const ENTRIES = new WeakMap<Skill, SkillEntry>();
 
 /** `{uri: …/SKILL.md, frontmatter, resources}` with every file of the skill once, SKILL.md included. Skills are
  *  immutable, so each entry is formatted once per shelf and shared by every page that shows it. */
-export function formatSkillEntry(skill: Skill): SkillEntry {
+function formatSkillEntry(skill: Skill): SkillEntry {
   let entry = ENTRIES.get(skill);
   if (entry === undefined) {
     entry = buildSkillEntry(skill);
@@ -51,12 +51,12 @@ function buildSkillEntry(skill: Skill): SkillEntry {
 // `skill://a/x/SKILL.md` => base64url("after:skill://a/x/SKILL.md").
 const CURSOR_PREFIX = "after:";
 
-export function formatCursor(lastUri: string): string {
+function formatCursor(lastUri: string): string {
   return Buffer.from(CURSOR_PREFIX + lastUri, "utf8").toString("base64url");
 }
 
 /** The URI to resume after, or null when the cursor is not one this server issued. */
-export function parseCursor(cursor: string): string | null {
+function parseCursor(cursor: string): string | null {
   if (!/^[A-Za-z0-9_-]+$/.test(cursor)) return null;
   const text = Buffer.from(cursor, "base64url").toString("utf8");
   return text.startsWith(CURSOR_PREFIX) && text.length > CURSOR_PREFIX.length ? text.slice(CURSOR_PREFIX.length) : null;
@@ -70,13 +70,13 @@ function resumeAfter(cursor: string | undefined): string | null {
   return after;
 }
 
-export interface Page<T> {
+interface Page<T> {
   readonly items: readonly T[];
   readonly nextCursor?: string;
 }
 
 /** One page of `sorted` (sorted by `keyOf`, code-unit order) after the cursor's key. */
-export function paginate<T>(sorted: readonly T[], keyOf: (item: T) => string, after: string | null, size: number): Page<T> {
+function paginate<T>(sorted: readonly T[], keyOf: (item: T) => string, after: string | null, size: number): Page<T> {
   let start = 0;
   if (after !== null) {
     // Binary search for the first key greater than `after`.

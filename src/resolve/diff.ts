@@ -9,13 +9,13 @@ import { FILES_FILE, formatSkillUri, INDEX_FILE, MANIFEST_FILE } from "../addres
 import type { Shelf } from "../shelf/index.js";
 
 /** The listing with one row per skill determines every index body; `_files.md` covers the library files. */
-export function formatStructure(shelf: Shelf, scope: Scope): string {
+function formatStructure(shelf: Shelf, scope: Scope): string {
   const rows = listingRows(shelf, scope, true);
   const files = [...shelf.libraries.keys()].map((name) => readKey(shelf, scope, formatSkillUri(name, [FILES_FILE])));
   return JSON.stringify([rows, files]);
 }
 
-export function formatPrompts(shelf: Shelf, scope: Scope): string {
+function formatPrompts(shelf: Shelf, scope: Scope): string {
   return JSON.stringify(visiblePrompts(shelf, scope).map((prompt) => [prompt.name, prompt.description, prompt.arguments, prompt.segments]));
 }
 

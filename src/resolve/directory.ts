@@ -11,7 +11,7 @@ import type { Shelf, Skill } from "../shelf/index.js";
 
 export const DIRECTORY_TYPE = "inode/directory";
 
-export interface DirectoryEntry {
+interface DirectoryEntry {
   readonly uri: string;
   readonly name: string;
   readonly mimeType: string;

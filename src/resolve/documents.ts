@@ -9,7 +9,7 @@ export const INDEX_ADVICE =
   "Read a folder's _index.md to see what it holds, a skill's SKILL.md for its instructions, and the skill's _manifest for the other files it ships.";
 
 /** The sentence of `_files.md` between its title and its URIs. */
-export const FILES_ADVICE = "These files sit outside every skill; skills cite them, so read one when a skill points to it.";
+const FILES_ADVICE = "These files sit outside every skill; skills cite them, so read one when a skill points to it.";
 
 /** `(1, "skill")` => `1 skill`; `(3, "library file")` => `3 library files`. */
 export function formatCount(count: number, noun: string): string {

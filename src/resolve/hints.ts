@@ -18,7 +18,7 @@ export function formatNotFound(uri: string, lib: LibraryView | null, segments: r
 
 /** The sentence naming what the directory is and which URI(s) to read instead, or null when it is no
  *  directory the scope sees. Rows in the order of docs/addresses.md. */
-export function formatHint(lib: LibraryView, segments: readonly string[]): string | null {
+function formatHint(lib: LibraryView, segments: readonly string[]): string | null {
   const name = lib.library.name;
   const uri = (...tail: string[]): string => formatSkillUri(name, [...segments, ...tail]);
   const root = (file: string): string => formatSkillUri(name, [file]);

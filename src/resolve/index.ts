@@ -1,11 +1,11 @@
 // The resolver's public surface: parse an address, resolve a read, list what a scope sees.
 export { resolve } from "./resolve.js";
 export { findSkillBySkillMd, listingRows, visibleSkills } from "./listing.js";
-export { FULL_SCOPE, FULL_SCOPE_ON, NO_SCOPE, isLibraryVisible, isPluginAdmitted, isVisible } from "./scope.js";
-export { INDEX_ADVICE, FILES_ADVICE, formatCount, formatOneLine } from "./documents.js";
+export { FULL_SCOPE, FULL_SCOPE_ON } from "./scope.js";
+export { INDEX_ADVICE, formatCount } from "./documents.js";
 export { NOT_FOUND_ADVICE } from "./hints.js";
-export { DIRECTORY_TYPE, readDirectory, type DirectoryAnswer, type DirectoryEntry } from "./directory.js";
+export { DIRECTORY_TYPE, readDirectory } from "./directory.js";
 export { findPrompt, visiblePrompts } from "./prompts.js";
 export type * from "./types.js";
 export { compileScope, scopeOn, type ScopeOn } from "./compile-scope.js";
-export { changedUris, diffShelves, readKey, type ShelfChange } from "./diff.js";
+export { changedUris, diffShelves, readKey } from "./diff.js";

@@ -18,7 +18,7 @@ export interface RecordedFetch {
   readonly built: string;
 }
 
-export interface CacheRecord {
+interface CacheRecord {
   readonly version: number;
   /** A digest of the config the record was written under; any other config discards it. */
   readonly config: string;

@@ -21,13 +21,13 @@ export type FetchPlan =
 export const COMMIT = /^[0-9a-f]{40}$/;
 
 /** `gl://team/notes//ops?ref=main` => `gl://team/notes?ref=main`; a local address is its own key. */
-export function formatFetchKey(address: PluginAddress): string {
+function formatFetchKey(address: PluginAddress): string {
   if (address.kind === "local") return address.written;
   return `${address.source}://${address.path}${address.ref === undefined ? "" : `?ref=${address.ref}`}`;
 }
 
 /** `git+https://github.com` + `grafana/skills` => `https://github.com/grafana/skills`. */
-export function formatRepositoryUrl(source: SourceConfig, repoPath: string): string {
+function formatRepositoryUrl(source: SourceConfig, repoPath: string): string {
   const base = source.url.replace(/^git\+/, "").replace(/\/+$/, "");
   return repoPath === "" ? base : `${base}/${repoPath}`;
 }

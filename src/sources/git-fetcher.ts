@@ -12,7 +12,7 @@ import { GitRunner } from "./git-runner.js";
 import { formatRepositoryId, GitStore } from "./git-store.js";
 import { isDirectory } from "./directories.js";
 
-export const DEFAULT_EXPORT_GRACE_MS = 5 * 60_000;
+const DEFAULT_EXPORT_GRACE_MS = 5 * 60_000;
 /** Leftovers of a build that crashed are removed when older than this. */
 const STALE_BUILD_MS = 60 * 60_000;
 

@@ -8,7 +8,7 @@ import path from "node:path";
 import type { SecretRef, SourceConfig } from "../config/index.js";
 import { GitFailure, classifyGitFailure } from "./git-errors.js";
 
-export const DEFAULT_GIT_TIMEOUT_MS = 10 * 60_000;
+const DEFAULT_GIT_TIMEOUT_MS = 10 * 60_000;
 /** Git processes at once, whatever the number of fetches: a big config must not fork a storm. */
 const MAX_PARALLEL = 4;
 
@@ -51,7 +51,7 @@ const PASSWORD_VAR = "SKILLSHELF_GIT_PASSWORD";
 // Git asks "Username for '…': " then "Password for '…': "; the answer is read from this child's environment.
 const ASKPASS = `#!/bin/sh\ncase "$1" in\n  Username*) printf '%s\\n' "$${USERNAME_VAR}" ;;\n  *) printf '%s\\n' "$${PASSWORD_VAR}" ;;\nesac\n`;
 /** GitHub and most hosts take any user name with a token; this one documents what the password is. */
-export const DEFAULT_GIT_USERNAME = "x-access-token";
+const DEFAULT_GIT_USERNAME = "x-access-token";
 
 export interface GitRunOptions {
   /** The source whose credentials (if any) this run may use. */

@@ -60,7 +60,7 @@ export function skillMd(name: string, description: string): string {
   return `---\nname: ${name}\ndescription: ${JSON.stringify(description)}\n---\n# ${name}\n`;
 }
 
-export function scopeOf(spec: { library?: string; plugins?: readonly string[] }): Scope {
+export function scopeOf(spec: { library?: string | undefined; plugins?: readonly string[] | undefined }): Scope {
   const plugins = spec.plugins === undefined ? null : new Set(spec.plugins);
   const key = `${spec.library ?? "*"}|${plugins === null ? "*" : [...plugins].sort().join(",")}`;
   return { library: spec.library ?? null, plugins, key };
