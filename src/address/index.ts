@@ -30,3 +30,4 @@ export {
 export type { SkipRow } from "./skip-row.js";
 export { LOG_LEVELS, createLogger, type LogFormat, type LogLevel, type Logger } from "./log.js";
 export { VERSION } from "./version.js";
+export { memoize, memoizeBy } from "./memo.js";

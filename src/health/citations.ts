@@ -1,7 +1,7 @@
 // §3.6: every citation in a served SKILL.md (found at harvest, harvest/citations.ts), resolved exactly as a client
 // would; those that answer *not found* are dangling. External URLs and in-page anchors are not citations.
 import { FULL_SCOPE, resolve } from "../resolve/index.js";
-import { formatSkillMdUri, PLUGIN_ROOT, SKILL_DIR } from "../address/index.js";
+import { formatSkillMdUri, memoize, PLUGIN_ROOT, SKILL_DIR } from "../address/index.js";
 import type { Shelf, Skill } from "../shelf/index.js";
 import type { HarvestedSkill } from "../harvest/index.js";
 
@@ -14,18 +14,9 @@ export interface Dangling {
   readonly cites: string;
 }
 
-/** Each shelf's audit, run on first use: only operators read it, so it never delays the first request. */
-const AUDITS = new WeakMap<Shelf, ReadonlyMap<string, readonly Dangling[]>>();
-
-/** Dangling citations per plugin id, each skill's in citation order. */
-export function auditCitations(shelf: Shelf): ReadonlyMap<string, readonly Dangling[]> {
-  let audit = AUDITS.get(shelf);
-  if (audit === undefined) {
-    audit = findDangling(shelf);
-    AUDITS.set(shelf, audit);
-  }
-  return audit;
-}
+/** Dangling citations per plugin id, each skill's in citation order. Each shelf's audit runs on first use: only
+ *  operators read it, so it never delays the first request. */
+export const auditCitations: (shelf: Shelf) => ReadonlyMap<string, readonly Dangling[]> = memoize(findDangling);
 
 function findDangling(shelf: Shelf): Map<string, Dangling[]> {
   const raw = new Map<string, HarvestedSkill>();

@@ -1,20 +1,12 @@
 // §6: the server instructions teach the grammar in a few lines and end with the caller's listing rows, so a
 // model whose client defers resource descriptions still sees where to start.
 import type { ListingRow } from "../resolve/index.js";
+import { memoize } from "../address/index.js";
 
 const MAX_ROWS = 12;
 
 /** Listing rows are memoised per (shelf, scope), so the instructions are too: HTTP builds a server per request. */
-const FORMATTED = new WeakMap<readonly ListingRow[], string>();
-
-export function formatInstructions(rows: readonly ListingRow[]): string {
-  let text = FORMATTED.get(rows);
-  if (text === undefined) {
-    text = buildInstructions(rows);
-    FORMATTED.set(rows, text);
-  }
-  return text;
-}
+export const formatInstructions: (rows: readonly ListingRow[]) => string = memoize(buildInstructions);
 
 function buildInstructions(rows: readonly ListingRow[]): string {
   const shown = rows.slice(0, MAX_ROWS).map((row) => `- ${row.uri}: ${row.description}`);

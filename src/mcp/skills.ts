@@ -2,7 +2,7 @@
 // digests come from the shelf, so what a host verifies is what resources/read returns.
 import { ProtocolError, ProtocolErrorCode, type Resource } from "@modelcontextprotocol/server";
 import type { Skill as SkillEntry, SkillReadResult, SkillSource } from "@modelcontextprotocol/server/ext/skills";
-import { formatSkillMdUri, formatSkillUri } from "../address/index.js";
+import { formatSkillMdUri, formatSkillUri, memoize } from "../address/index.js";
 import { findSkillBySkillMd, readDirectory, visibleSkills } from "../resolve/index.js";
 import type { Skill } from "../shelf/index.js";
 import type { RequestView } from "./request-view.js";
@@ -19,18 +19,9 @@ export function badCursor(): ProtocolError {
   return new ProtocolError(ProtocolErrorCode.InvalidParams, "Invalid cursor: pass back the nextCursor of the previous page unchanged");
 }
 
-const ENTRIES = new WeakMap<Skill, SkillEntry>();
-
 /** `{uri: …/SKILL.md, frontmatter, resources}` with every file of the skill once, SKILL.md included. Skills are
  *  immutable, so each entry is formatted once per shelf and shared by every page that shows it. */
-function formatSkillEntry(skill: Skill): SkillEntry {
-  let entry = ENTRIES.get(skill);
-  if (entry === undefined) {
-    entry = buildSkillEntry(skill);
-    ENTRIES.set(skill, entry);
-  }
-  return entry;
-}
+const formatSkillEntry = memoize(buildSkillEntry);
 
 function buildSkillEntry(skill: Skill): SkillEntry {
   return {

@@ -7,12 +7,12 @@ import type { ScopeSpec } from "../config/index.js";
 import type { HarvestedPlugin } from "../harvest/index.js";
 import type { Scope } from "./types.js";
 import { NO_SCOPE } from "./scope.js";
+import { memoizeBy } from "../address/index.js";
 
 export type ScopeResult = { readonly ok: true; readonly scope: Scope } | { readonly ok: false; readonly message: string };
 
 /** Distinct scopes are few; the bound only caps memory against a flood of distinct ones. */
 const MAX_SCOPES = 256;
-const COMPILED = new WeakMap<Shelf, Map<string, ScopeResult>>();
 
 function isEmpty(spec: ScopeSpec | null): boolean {
   return spec === null || (spec.library === undefined && (spec.categories ?? []).length === 0 && (spec.tags ?? []).length === 0);
@@ -39,20 +39,20 @@ export function scopeOn(ceiling: ScopeSpec | null, request: ScopeSpec): ScopeOn 
 /** Compile once per (shelf, ceiling, request); later requests of the same scope are a map hit. */
 export function compileScope(shelf: Shelf, ceiling: ScopeSpec | null, request: ScopeSpec): ScopeResult {
   if (isEmpty(ceiling) && isEmpty(request)) return { ok: true, scope: { library: null, plugins: null, key: "*" } };
-  let cache = COMPILED.get(shelf);
-  if (cache === undefined) {
-    cache = new Map();
-    COMPILED.set(shelf, cache);
-  }
-  const key = `${formatKey(ceiling)}|${formatKey(request)}`;
-  let result = cache.get(key);
-  if (result === undefined) {
-    if (cache.size >= MAX_SCOPES) cache.delete(cache.keys().next().value as string);
-    result = buildScope(shelf, ceiling, request, key);
-    cache.set(key, result);
-  }
-  return result;
+  return compiled(shelf, { ceiling, request, key: `${formatKey(ceiling)}|${formatKey(request)}` });
 }
+
+interface ScopeAsked {
+  readonly ceiling: ScopeSpec | null;
+  readonly request: ScopeSpec;
+  readonly key: string;
+}
+
+const compiled = memoizeBy(
+  MAX_SCOPES,
+  (asked: ScopeAsked) => asked.key,
+  (shelf: Shelf, asked): ScopeResult => buildScope(shelf, asked.ceiling, asked.request, asked.key),
+);
 
 function listOf(items: Iterable<string>): string {
   const sorted = [...new Set(items)].sort();

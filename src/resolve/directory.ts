@@ -2,7 +2,7 @@
 // Every directory counts: a library, a folder, a skill root, a subdirectory inside a skill, a directory of
 // library files. Files and unknown addresses are not directories. Generated documents are not listed: a
 // directory read shows the tree itself, and the indexes stay one read away.
-import { compareCodeUnits, formatSkillUri, MARKDOWN, parseSkillUri, SKILL_FILE } from "../address/index.js";
+import { compareCodeUnits, formatSkillUri, MARKDOWN, memoize, parseSkillUri, SKILL_FILE } from "../address/index.js";
 import { formatNotFound } from "./hints.js";
 import { prefixKeys } from "./lookup.js";
 import { libraryView, viewOf, type LibraryView } from "./view.js";
@@ -94,19 +94,15 @@ function skillChildren(lib: LibraryView, skill: Skill, rest: readonly string[]):
   return rest.length > 0 && out.size === 0 ? null : out;
 }
 
-const FILE_CHILDREN = new WeakMap<LibraryView, Map<string, Map<string, Child>>>();
-
 /** Library files grouped by their directory key (`""` for the library root), computed once per view. */
-function libraryFileChildren(lib: LibraryView): Map<string, Map<string, Child>> {
-  let byDir = FILE_CHILDREN.get(lib);
-  if (byDir !== undefined) return byDir;
-  byDir = new Map();
+const libraryFileChildren = memoize((lib: LibraryView): Map<string, Map<string, Child>> => {
+  const byDir = new Map<string, Map<string, Child>>();
   for (const file of lib.files) {
     const segments = file.path.split("/");
     let key = "";
     segments.forEach((segment, depth) => {
-      const children = byDir?.get(key) ?? new Map<string, Child>();
-      byDir?.set(key, children);
+      const children = byDir.get(key) ?? new Map<string, Child>();
+      byDir.set(key, children);
       if (depth === segments.length - 1) {
         const uri = formatSkillUri(lib.library.name, segments);
         children.set(segment, { kind: "file", entry: { uri, name: segment, mimeType: file.file.mimeType, size: file.file.size } });
@@ -116,6 +112,5 @@ function libraryFileChildren(lib: LibraryView): Map<string, Map<string, Child>> 
       key = key === "" ? segment : `${key}/${segment}`;
     });
   }
-  FILE_CHILDREN.set(lib, byDir);
   return byDir;
-}
+});

@@ -7,6 +7,7 @@ import {
   formatSkillUri,
   INDEX_FILE,
   MARKDOWN,
+  memoize,
   parseSkillUri,
   SKILL_FILE,
 } from "../address/index.js";
@@ -44,24 +45,21 @@ export function listingRows(shelf: Shelf, scope: Scope, full: boolean): readonly
   return rows;
 }
 
-const SORTED_SKILLS = new WeakMap<ShelfView, readonly Skill[]>();
-
 /** Every skill the scope sees, sorted by SKILL.md URI (for `skills/list` and friends). Memoised per (shelf, scope). */
 export function visibleSkills(shelf: Shelf, scope: Scope): readonly Skill[] {
-  const view = viewOf(shelf, scope);
-  const cached = SORTED_SKILLS.get(view);
-  if (cached !== undefined) return cached;
+  return sortedSkills(viewOf(shelf, scope));
+}
+
+const sortedSkills = memoize((view: ShelfView): readonly Skill[] => {
   const out: { uri: string; skill: Skill }[] = [];
-  for (const lib of visibleLibraries(shelf, scope)) {
+  for (const lib of visibleLibraries(view.shelf, view.scope)) {
     for (const skill of lib.skills.values()) {
       out.push({ uri: formatSkillMdUri(lib.library.name, skill.address), skill });
     }
   }
   out.sort((a, b) => compareCodeUnits(a.uri, b.uri));
-  const skills = Object.freeze(out.map((entry) => entry.skill));
-  SORTED_SKILLS.set(view, skills);
-  return skills;
-}
+  return Object.freeze(out.map((entry) => entry.skill));
+});
 
 /** The visible skill whose SKILL.md `uri` names (after normalisation), or null: `skills/get`'s lookup. */
 export function findSkillBySkillMd(shelf: Shelf, scope: Scope, uri: string): Skill | null {

@@ -2,7 +2,7 @@
 // Every per-request lookup after this is a map hit on a segment path; no request scans the skills.
 import type { ListingRow, Scope } from "./types.js";
 import { isLibraryVisible, isPluginAdmitted } from "./scope.js";
-import { compareCodeUnits, FILES_FILE, hasHiddenSegment, INDEX_FILE, isAddressableSegment, joinPath } from "../address/index.js";
+import { compareCodeUnits, FILES_FILE, hasHiddenSegment, INDEX_FILE, isAddressableSegment, joinPath, memoizeBy } from "../address/index.js";
 import type { HarvestedPlugin } from "../harvest/index.js";
 import type { Library, LibraryFile, Shelf, Skill } from "../shelf/index.js";
 
@@ -56,22 +56,13 @@ export interface ShelfView {
 /** Scopes are few (clients × narrowings); the cap only bounds memory against a flood of distinct ones. */
 const MAX_SCOPES_PER_SHELF = 64;
 
-const VIEWS = new WeakMap<Shelf, Map<string, ShelfView>>();
-
-export function viewOf(shelf: Shelf, scope: Scope): ShelfView {
-  let byScope = VIEWS.get(shelf);
-  if (byScope === undefined) {
-    byScope = new Map();
-    VIEWS.set(shelf, byScope);
-  }
-  let view = byScope.get(scope.key);
-  if (view === undefined) {
-    if (byScope.size >= MAX_SCOPES_PER_SHELF) byScope.delete(byScope.keys().next().value as string);
-    view = { shelf, scope, libraries: new Map(), listings: new Map() };
-    byScope.set(scope.key, view);
-  }
-  return view;
-}
+/** Keyed by the scope's key within its shelf: a scope is only ever applied to the shelf it was compiled against, so
+ *  one key names one plugin set per shelf. */
+export const viewOf: (shelf: Shelf, scope: Scope) => ShelfView = memoizeBy(
+  MAX_SCOPES_PER_SHELF,
+  (scope: Scope) => scope.key,
+  (shelf, scope) => ({ shelf, scope, libraries: new Map(), listings: new Map() }),
+);
 
 /** The library as the scope sees it, or null when it does not exist or lies outside the scope. */
 export function libraryView(view: ShelfView, name: string): LibraryView | null {
@@ -174,14 +165,18 @@ export function insideSkillAddress(library: Library, segments: readonly string[]
   return false;
 }
 
-const SKILL_DIRS = new WeakMap<Library, Map<string, Set<string>>>();
-
 /** Skill directories are compared relative to the fetch, so plugins sharing one fetch (marketplace entries
  *  with `strict: false`, nested plugin roots) refuse each other's skill directories too. Scope-independent. */
 function skillDirsByFetch(shelf: Shelf, library: Library): Map<string, Set<string>> {
-  let byFetch = SKILL_DIRS.get(library);
-  if (byFetch === undefined) {
-    byFetch = new Map();
+  return skillDirs(library, shelf);
+}
+
+// Per library alone: a library kept from the previous shelf has the very same plugin harvests.
+const skillDirs = memoizeBy(
+  1,
+  (_shelf: Shelf) => "",
+  (library: Library, shelf): Map<string, Set<string>> => {
+    const byFetch = new Map<string, Set<string>>();
     for (const id of library.served) {
       const plugin = shelf.plugins.get(id);
       if (plugin === undefined) continue;
@@ -192,7 +187,6 @@ function skillDirsByFetch(shelf: Shelf, library: Library): Map<string, Set<strin
       }
       for (const dir of plugin.skillDirs) dirs.add(joinPath(plugin.root, dir));
     }
-    SKILL_DIRS.set(library, byFetch);
-  }
-  return byFetch;
-}
+    return byFetch;
+  },
+);

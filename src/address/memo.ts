@@ -1,0 +1,36 @@
+// The one memo discipline of the project: a value derived from an immutable object (a shelf, a library, a view of
+// one) is computed on first use and held exactly as long as that object lives. Nothing else is cached in a module.
+
+/** `compute(key)` once per key object; the result lives and dies with the key. */
+export function memoize<K extends object, V>(compute: (key: K) => V): (key: K) => V {
+  const held = new WeakMap<K, V>();
+  return (key) => {
+    if (held.has(key)) return held.get(key) as V;
+    const value = compute(key);
+    held.set(key, value);
+    return value;
+  };
+}
+
+/** `compute(key, arg)` once per key object and name of `arg` (`nameOf`), holding at most `cap` names per key, the
+ *  oldest going first: names (scope keys) are few in use, and the cap only bounds memory against a flood of them. */
+export function memoizeBy<K extends object, A, V>(
+  cap: number,
+  nameOf: (arg: A) => string,
+  compute: (key: K, arg: A) => V,
+): (key: K, arg: A) => V {
+  const held = new WeakMap<K, Map<string, V>>();
+  return (key, arg) => {
+    let byName = held.get(key);
+    if (byName === undefined) {
+      byName = new Map();
+      held.set(key, byName);
+    }
+    const name = nameOf(arg);
+    if (byName.has(name)) return byName.get(name) as V;
+    if (byName.size >= cap) byName.delete(byName.keys().next().value as string);
+    const value = compute(key, arg);
+    byName.set(name, value);
+    return value;
+  };
+}
