@@ -42,6 +42,13 @@ module.exports = {
       to: { path: "^src/$1/index\\.ts$" },
     },
     {
+      name: "mcp-through-its-port",
+      comment: "The MCP layer reads the live shelf through the ShelfAccess port it is given, never the disk or the holder.",
+      severity: "error",
+      from: { path: "^src/mcp/" },
+      to: { path: "^src/(sources|harvest|assemble|live)/" },
+    },
+    {
       name: "only-cli-is-the-process",
       comment: "Only cli.ts is the entry point; nothing imports it.",
       severity: "error",
