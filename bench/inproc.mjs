@@ -100,23 +100,28 @@ for (const [kind, entries] of byKind) {
 }
 
 // A skills/list page (the extension's own formatting) and the per-request MCP server factory, when present.
+const { ContentCache, ShelfReader } = await load("live/index.js");
+const { DEFAULT_VIEW } = await load("mcp/request-view.js");
+const access = new ShelfReader(service.holder, new ContentCache());
 try {
-  const { listSkillEntries, parseCursor } = await load("mcp/skills.js");
+  // The SkillSource's list runs synchronously up to its returned promise, so timing the call times the page.
+  const { createSkillSource } = await load("mcp/skills.js");
+  const source = createSkillSource(access, DEFAULT_VIEW);
+  const params = (cursor) => (cursor === null ? {} : { cursor });
   const cursors = [null];
-  for (let page = listSkillEntries(shelf, FULL_SCOPE, null); page.nextCursor !== undefined && cursors.length < 200;) {
-    cursors.push(parseCursor(page.nextCursor));
-    page = listSkillEntries(shelf, FULL_SCOPE, cursors[cursors.length - 1]);
+  for (let page = await source.list({}); page.nextCursor !== undefined && cursors.length < 200; ) {
+    cursors.push(page.nextCursor);
+    page = await source.list(params(page.nextCursor));
   }
   out.skillsPages = cursors.length;
-  out.skillsPage = summary(timeEach(cursors, 3, (after) => listSkillEntries(shelf, FULL_SCOPE, after)));
-  out.skillsPageBytes = Buffer.byteLength(JSON.stringify(listSkillEntries(shelf, FULL_SCOPE, null)));
+  out.skillsPage = summary(timeEach(cursors, 3, (cursor) => source.list(params(cursor))));
+  out.skillsPageBytes = Buffer.byteLength(JSON.stringify(await source.list({})));
 } catch (error) {
   out.skillsPageError = String(error.message ?? error);
 }
 try {
   const { buildMcpServer } = await load("mcp/server.js");
-  const { DEFAULT_VIEW } = await load("mcp/request-view.js");
-  const deps = { holder: service.holder, version: "bench", ttlMs: 60000 };
+  const deps = { shelf: access, version: "bench", ttlMs: 60000 };
   const eras = Array.from({ length: 2000 }, (_, i) => (i % 2 ? "modern" : "legacy"));
   out.factory = summary(timeEach(eras, 1, (era) => buildMcpServer(deps, DEFAULT_VIEW, era)));
 } catch (error) {

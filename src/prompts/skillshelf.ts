@@ -11,10 +11,23 @@ export function hasSkillshelfPlaceholder(body: string): boolean {
 
 /** `arguments: [{name: topic, required: true}]` + `Review {{ topic }}.` => one required argument, three segments. */
 export function compileSkillshelf(declared: unknown, body: string): Compiled {
+  const declaration = parseDeclared(declared);
+  if (!declaration.ok) return declaration;
+  const { args, defaults } = declaration;
+  const compiled = compileBody(body, new Set(args.map((arg) => arg.name)));
+  if (!compiled.ok) return compiled;
+  return { ok: true, arguments: args, defaults, segments: compiled.segments };
+}
+
+type Declared =
+  | { readonly ok: true; readonly args: PromptArgument[]; readonly defaults: Map<string, string> }
+  | { readonly ok: false; readonly reason: string };
+
+/** The `arguments` list: each entry an object {name, description?, required?, default?}, names unique. */
+function parseDeclared(declared: unknown): Declared {
   const list = declared === undefined || declared === null ? [] : declared;
   if (!Array.isArray(list))
     return { ok: false, reason: "frontmatter 'arguments' must be a list of objects {name, description?, required?, default?}" };
-
   const args: PromptArgument[] = [];
   const defaults = new Map<string, string>();
   const seen = new Set<string>();
@@ -27,40 +40,53 @@ export function compileSkillshelf(declared: unknown, body: string): Compiled {
           "declare objects {name, description?, required?, default?} or set the plugin's dialect to claude",
       };
     }
-    const { name, description, required, default: fallback } = entry as Record<string, unknown>;
+    const { name } = entry as Record<string, unknown>;
     if (typeof name !== "string" || name === "") return { ok: false, reason: `argument ${i + 1} in frontmatter 'arguments' has no name` };
     if (!isArgumentName(name)) return { ok: false, reason: describeBadName(name) };
     if (seen.has(name)) return { ok: false, reason: `argument '${name}' is declared twice in frontmatter 'arguments'` };
     seen.add(name);
-    if (description !== undefined && description !== null && typeof description !== "string") {
-      return { ok: false, reason: `argument '${name}' has a description that is not a string` };
-    }
-    if (required !== undefined && required !== null && typeof required !== "boolean") {
-      return { ok: false, reason: `argument '${name}' has a 'required' that is not true or false` };
-    }
-    if (fallback !== undefined && fallback !== null) {
-      // `default: 10` and `default: true` are what a YAML author writes for "10" and "true".
-      if (typeof fallback !== "string" && typeof fallback !== "number" && typeof fallback !== "boolean") {
-        return { ok: false, reason: `argument '${name}' has a default that is not a string, number or boolean` };
-      }
-      const text = String(fallback);
-      if (text !== "") defaults.set(name, text);
-    }
-    // An argument with a default is never missing, so clients need not ask for it.
-    const isRequired = required === true && !defaults.has(name);
-    args.push(
-      typeof description === "string" && description.trim() !== ""
-        ? { name, description: description.trim(), required: isRequired }
-        : { name, required: isRequired },
-    );
+    const arg = parseArgument(name, entry as Record<string, unknown>, defaults);
+    if (typeof arg === "string") return { ok: false, reason: arg };
+    args.push(arg);
   }
+  return { ok: true, args, defaults };
+}
 
+/** One declared argument, its default recorded in `defaults`; or the rule it breaks. */
+function parseArgument(name: string, entry: Record<string, unknown>, defaults: Map<string, string>): PromptArgument | string {
+  const { description, required, default: fallback } = entry;
+  if (description !== undefined && description !== null && typeof description !== "string") {
+    return `argument '${name}' has a description that is not a string`;
+  }
+  if (required !== undefined && required !== null && typeof required !== "boolean") {
+    return `argument '${name}' has a 'required' that is not true or false`;
+  }
+  if (fallback !== undefined && fallback !== null) {
+    // `default: 10` and `default: true` are what a YAML author writes for "10" and "true".
+    if (typeof fallback !== "string" && typeof fallback !== "number" && typeof fallback !== "boolean") {
+      return `argument '${name}' has a default that is not a string, number or boolean`;
+    }
+    const text = String(fallback);
+    if (text !== "") defaults.set(name, text);
+  }
+  // An argument with a default is never missing, so clients need not ask for it.
+  const isRequired = required === true && !defaults.has(name);
+  return typeof description === "string" && description.trim() !== ""
+    ? { name, description: description.trim(), required: isRequired }
+    : { name, required: isRequired };
+}
+
+/** The body as text runs and the declared placeholders between them; an undeclared placeholder is refused. */
+function compileBody(
+  body: string,
+  declared: ReadonlySet<string>,
+): { readonly ok: true; readonly segments: Segment[] } | { readonly ok: false; readonly reason: string } {
   const segments: Segment[] = [];
   const undeclared: string[] = [];
   let last = 0;
   for (const match of body.matchAll(PLACEHOLDER)) {
     const name = match[1] ?? "";
-    if (!seen.has(name)) {
+    if (!declared.has(name)) {
       if (!undeclared.includes(name)) undeclared.push(name);
       continue;
     }
@@ -76,5 +102,5 @@ export function compileSkillshelf(declared: unknown, body: string): Compiled {
     };
   }
   pushText(segments, body.slice(last));
-  return { ok: true, arguments: args, defaults, segments };
+  return { ok: true, segments };
 }
