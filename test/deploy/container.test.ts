@@ -9,13 +9,15 @@ import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
-import dockerignore from "@balena/dockerignore";
+import { createRequire } from "node:module";
 import { DockerfileParser, type Instruction, type JSONInstruction } from "dockerfile-ast";
 import { validate } from "dockerfile-utils";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { REPO_ROOT, assertBuilt } from "../support/process.js";
 import { MCP_HEADERS, send } from "../support/http.js";
 
+// A CommonJS module whose typings claim a default export: loaded with require, typed from its declarations.
+const dockerignore = createRequire(import.meta.url)("@balena/dockerignore") as typeof import("@balena/dockerignore").default;
 const DOCKERFILE = fs.readFileSync(path.join(REPO_ROOT, "Dockerfile"), "utf8");
 const PARSED = DockerfileParser.parse(DOCKERFILE);
 const FROMS = PARSED.getFROMs();
