@@ -2,7 +2,7 @@
 // repository pinned by commit, plus a local folder), each with its own cache directory, and HAProxy run from the
 // example config in deploy/haproxy/haproxy.cfg with only its addresses changed. Used by the replicas run
 // (`npm run test:replicas`) and by its small version inside `npm test`.
-import { spawn, type ChildProcess } from "node:child_process";
+import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import http from "node:http";
 import net from "node:net";
@@ -104,6 +104,7 @@ export class Cluster {
   readonly config: string;
   readonly replicas: Replica[] = [];
   frontPort = 0;
+  tlsPort = 0;
   private haproxy: ChildProcess | undefined;
   private haproxyExit: Promise<number | string> | undefined;
   readonly haproxyLog: string[] = [];
@@ -159,8 +160,9 @@ export class Cluster {
         "",
       ].join("\n"),
     );
-    const ports = await freePorts(options.replicas + 1);
+    const ports = await freePorts(options.replicas + 2);
     this.frontPort = ports[0]!;
+    this.tlsPort = ports[options.replicas + 1]!;
     for (let i = 0; i < options.replicas; i++)
       this.replicas.push({ name: `replica-${i + 1}`, port: ports[i + 1]!, cacheDir: path.join(base, `cache-${i + 1}`), child: undefined });
     await Promise.all(this.replicas.map((r) => this.startReplica(r)));
@@ -202,10 +204,44 @@ export class Cluster {
     };
     swap("stats socket /run/haproxy/skillshelf.sock", `stats socket ${this.socket()}`);
     swap("bind 127.0.0.1:8080", `bind 127.0.0.1:${this.frontPort}`);
+    swap("bind 127.0.0.1:8443 ssl crt /etc/haproxy/certs/skillshelf.pem", `bind 127.0.0.1:${this.tlsPort} ssl crt ${this.pem()}`);
     // The example names three replicas; a smaller cluster drops the ones it does not run.
     for (let i = this.replicas.length; i < 3; i++) swap(`    server replica-${i + 1} 127.0.0.1:${8001 + i}\n`, "");
     this.replicas.forEach((r, i) => swap(`server replica-${i + 1} 127.0.0.1:${8001 + i}`, `server ${r.name} 127.0.0.1:${r.port}`));
     return text;
+  }
+
+  /** The self-signed certificate (for 127.0.0.1 and localhost) HAProxy serves, and that TLS clients trust. */
+  certificate(): string {
+    return path.join(this.base, "tls", "cert.pem");
+  }
+
+  private pem(): string {
+    return path.join(this.base, "tls", "haproxy.pem");
+  }
+
+  private makeCertificate(): void {
+    const dir = path.dirname(this.pem());
+    fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+    const key = path.join(dir, "key.pem");
+    execFileSync(
+      "openssl",
+      [
+        "req",
+        "-x509",
+        "-newkey",
+        "ec",
+        "-pkeyopt",
+        "ec_paramgen_curve:prime256v1",
+        "-nodes",
+        "-days",
+        "1",
+        "-subj",
+        "/CN=localhost",
+      ].concat(["-addext", "subjectAltName=DNS:localhost,IP:127.0.0.1", "-keyout", key, "-out", this.certificate()]),
+      { stdio: "ignore" },
+    );
+    fs.writeFileSync(this.pem(), fs.readFileSync(this.certificate(), "utf8") + fs.readFileSync(key, "utf8"), { mode: 0o600 });
   }
 
   private socket(): string {
@@ -214,6 +250,7 @@ export class Cluster {
 
   private async startHaproxy(): Promise<void> {
     const file = path.join(this.base, "haproxy.cfg");
+    this.makeCertificate();
     fs.writeFileSync(file, this.haproxyConfig());
     const child = spawn("haproxy", ["-db", "-f", file], { stdio: ["ignore", "pipe", "pipe"] });
     this.haproxy = child;
@@ -313,7 +350,12 @@ export interface Load {
 
 /** `clients` closed-loop clients through HAProxy, each on its own keep-alive connection, cycling through the
  *  expected answers, until `until` resolves. Every answer must be 200 with the expected bytes. */
-export function startLoad(port: number, expected: Map<string, Call>, clients: number, until: Promise<void>): Promise<Load> {
+export function startLoad(
+  port: number,
+  expected: Map<string, Call>,
+  clients: number,
+  until: Promise<void>,
+): Promise<Load> & { progress(): number } {
   const calls = [...expected.entries()];
   const served: Record<string, number> = {};
   const lost: string[] = [];
@@ -338,11 +380,14 @@ export function startLoad(port: number, expected: Map<string, Call>, clients: nu
       agent.destroy();
     }
   };
-  return Promise.all(Array.from({ length: clients }, (_, i) => worker(i))).then(() => ({
+  const done = Promise.all(Array.from({ length: clients }, (_, i) => worker(i))).then(() => ({
     served,
     lost,
     seconds: (Date.now() - started) / 1000,
   }));
+  /** Answers so far, right or wrong. */
+  const progress = (): number => Object.values(served).reduce((a, b) => a + b, 0) + lost.length;
+  return Object.assign(done, { progress });
 }
 
 export interface RollStep {

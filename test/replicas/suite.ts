@@ -1,8 +1,9 @@
 // The replicas suite, at two sizes: the full run (`npm run test:replicas`: three replicas, 20 clients, at least
 // 30 s of load across a rolling restart of all three) and a small one inside `npm test`.
 import fs from "node:fs";
+import https from "node:https";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { Cluster, mcp, message, rollingRestart, snapshot, startLoad, type Call } from "./harness.js";
+import { Cluster, mcp, message, rollingRestart, snapshot, startLoad, waitFor, type Call } from "./harness.js";
 
 export interface SuiteOptions {
   readonly replicas: number;
@@ -13,6 +14,8 @@ export interface SuiteOptions {
   /** How many replicas the rolling restart restarts, in order. */
   readonly roll: number;
   readonly drainSeconds?: number;
+  /** Whether to also kill a replica (SIGKILL) under load. */
+  readonly kill: boolean;
   /** Where to write the figures of the run as JSON (the replicas run's report), if anywhere. */
   readonly reportFile?: string;
 }
@@ -64,6 +67,37 @@ export function replicasSuite(options: SuiteOptions): void {
       expect(page).toBe([...expected.keys()].filter((k) => k.startsWith("skills/list page ")).length);
     });
 
+    test("HAProxy ends TLS: a request over HTTPS is answered with the same bytes, by a replica over plain HTTP", async () => {
+      const call = expected.get("read skill://engineering/code-review/SKILL.md")!;
+      const body = JSON.stringify({ jsonrpc: "2.0", id: 1, method: call.method, params: call.params });
+      const answer = await new Promise<{ status: number; text: string; replica: unknown }>((resolve, reject) => {
+        const request = https.request(
+          {
+            host: "127.0.0.1",
+            port: cluster.tlsPort,
+            path: "/mcp",
+            method: "POST",
+            ca: fs.readFileSync(cluster.certificate()),
+            headers: {
+              "Content-Type": "application/json",
+              Accept: "application/json, text/event-stream",
+              "MCP-Protocol-Version": "2025-11-25",
+            },
+          },
+          (res) => {
+            let text = "";
+            res.setEncoding("utf8").on("data", (chunk: string) => (text += chunk));
+            res.once("end", () => resolve({ status: res.statusCode ?? 0, text, replica: res.headers["x-skillshelf-replica"] }));
+          },
+        );
+        request.once("error", reject);
+        request.end(body);
+      });
+      expect(answer.status).toBe(200);
+      expect(answer.text).toBe(call.text);
+      expect(cluster.replicas.map((r) => r.name)).toContain(answer.replica);
+    });
+
     test(`a rolling restart under ${options.clients} clients loses no request`, async () => {
       let rolled!: () => void;
       const until = new Promise<void>((resolve) => (rolled = resolve));
@@ -84,5 +118,37 @@ export function replicasSuite(options: SuiteOptions): void {
       expect(Object.keys(result.served).sort()).toEqual(cluster.replicas.map((r) => r.name).sort());
       for (const replica of cluster.replicas.slice(0, options.roll)) sameAnswers(expected, await snapshot(replica.port));
     }, 180_000);
+
+    if (options.kill)
+      test(`a replica lost (SIGKILL) under ${options.clients} clients: HAProxy sends what it had in flight to another; no request lost`, async () => {
+        let stop!: () => void;
+        const until = new Promise<void>((resolve) => (stop = resolve));
+        const load = startLoad(cluster.frontPort, expected, options.clients, until);
+        const victim = cluster.replicas[cluster.replicas.length - 1]!;
+        const child = victim.child!;
+        // Under load first: every client has answers behind it.
+        await waitFor(
+          () => load.progress() >= options.clients * 10,
+          () => `${load.progress()} answers`,
+        );
+        child.process.kill("SIGKILL");
+        expect(await child.exited).toBe("SIGKILL");
+        victim.child = undefined;
+        await waitFor(
+          async () => (await cluster.states())[victim.name] === "DOWN",
+          () => `${victim.name} DOWN`,
+        );
+        await cluster.startReplica(victim);
+        await waitFor(
+          async () => (await cluster.states())[victim.name] === "UP",
+          () => `${victim.name} UP`,
+        );
+        stop();
+        const result = await load;
+        if (options.reportFile !== undefined)
+          fs.writeFileSync(options.reportFile.replace(/\.json$/, "-kill.json"), `${JSON.stringify(result, null, 2)}\n`);
+        expect(result.lost).toEqual([]);
+        expect(result.served[victim.name]).toBeGreaterThan(0);
+      }, 180_000);
   });
 }
