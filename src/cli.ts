@@ -27,7 +27,7 @@ class UsageError extends Error {}
 const USAGE = `Usage:
   skillshelf serve [--config FILE] [DIR…] [--transport http|stdio] [--host H] [--port N] [--cache-dir D]
                    [--library L] [--categories C]… [--tags T]… [--allowed-hosts H]… [--allowed-origins O]…
-                   [--log-level debug|info|warn|error] [--log-format text|json]
+                   [--log-level debug|info|warn|error] [--log-format text|json] [--drain-seconds S]
   skillshelf check [--config FILE] [DIR…] [--json] [--cache-dir D]
   skillshelf schema`;
 
@@ -44,6 +44,7 @@ const OPTIONS = {
   "allowed-origins": { type: "string", multiple: true },
   "log-level": { type: "string" },
   "log-format": { type: "string" },
+  "drain-seconds": { type: "string" },
   json: { type: "boolean" },
   help: { type: "boolean", short: "h" },
 } as const;
@@ -52,7 +53,7 @@ type Values = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositi
 
 function setting(
   values: Values,
-  flag: "config" | "transport" | "host" | "port" | "cache-dir" | "log-level",
+  flag: "config" | "transport" | "host" | "port" | "cache-dir" | "log-level" | "drain-seconds",
   env: string,
 ): string | undefined {
   return values[flag] ?? (process.env[env] === undefined || process.env[env] === "" ? undefined : process.env[env]);
@@ -156,8 +157,9 @@ async function runServe(values: Values, dirs: readonly string[]): Promise<number
 
   const host = setting(values, "host", "SKILLSHELF_HOST") ?? "127.0.0.1";
   const port = parsePort(setting(values, "port", "SKILLSHELF_PORT") ?? "8000");
+  const drainMs = parseSeconds("drain-seconds", setting(values, "drain-seconds", "SKILLSHELF_DRAIN_SECONDS") ?? "5") * 1000;
   const { createHttpApp } = await (httpFace ?? import("./http/index.js"));
-  const { app, mcp, inFlight } = createHttpApp(service.holder, deps, {
+  const { app, mcp, inFlight, readiness } = createHttpApp(service.holder, deps, {
     host,
     allowedHosts: values["allowed-hosts"] ?? [],
     allowedOrigins: values["allowed-origins"] ?? [],
@@ -174,21 +176,33 @@ async function runServe(values: Values, dirs: readonly string[]): Promise<number
   service.holder.onSwap((next, previous) => announceOverHttp(mcp.notify, previous, next));
   const address = server.address() as AddressInfo;
   const shownHost = address.family === "IPv6" ? `[${address.address}]` : address.address;
+  readiness.markReady();
   const stopped = new Promise<number>((resolve) => {
+    let endWindow: (() => void) | undefined;
     const stop = (): void => {
-      log.log("info", "draining in-flight requests");
-      // Stop accepting, end the open subscriptions/listen streams (they never finish by themselves), close idle
-      // keep-alive sockets, and let requests in flight finish; whatever still hangs after the grace is cut.
-      server.close(() => void live.close().then(() => resolve(EXIT_OK)));
-      server.closeIdleConnections();
-      void inFlight
-        .drained()
-        .then(() => mcp.close())
-        .then(() => server.closeAllConnections());
-      setTimeout(() => server.closeAllConnections(), DRAIN_GRACE_MS).unref();
+      // A second signal during the drain window ends the window at once.
+      if (endWindow !== undefined) return endWindow();
+      // Not ready first, still accepting: a load balancer polling /readyz stops sending new requests here.
+      readiness.markDraining();
+      log.log("info", "not ready: draining", { seconds: drainMs / 1000 });
+      const windowTimer = setTimeout(() => endWindow?.(), drainMs);
+      endWindow = (): void => {
+        endWindow = () => undefined;
+        clearTimeout(windowTimer);
+        log.log("info", "draining in-flight requests");
+        // Stop accepting, end the open subscriptions/listen streams (they never finish by themselves), close idle
+        // keep-alive sockets, and let requests in flight finish; whatever still hangs after the grace is cut.
+        server.close(() => void live.close().then(() => resolve(EXIT_OK)));
+        server.closeIdleConnections();
+        void inFlight
+          .drained()
+          .then(() => mcp.close())
+          .then(() => server.closeAllConnections());
+        setTimeout(() => server.closeAllConnections(), DRAIN_GRACE_MS).unref();
+      };
     };
-    process.once("SIGTERM", stop);
-    process.once("SIGINT", stop);
+    process.on("SIGTERM", stop);
+    process.on("SIGINT", stop);
   });
   log.log("info", `listening on http://${shownHost}:${address.port}/mcp`);
   return stopped;
@@ -209,6 +223,13 @@ function parsePort(raw: string): number {
   const port = Number(raw);
   if (!/^\d+$/.test(raw) || port > 65535) throw new UsageError(`--port must be a number from 0 to 65535 (got '${raw}')`);
   return port;
+}
+
+function parseSeconds(name: string, raw: string): number {
+  const seconds = Number(raw);
+  if (!/^\d+(\.\d+)?$/.test(raw) || seconds > 3600)
+    throw new UsageError(`--${name} must be a number of seconds from 0 to 3600 (got '${raw}')`);
+  return seconds;
 }
 
 function logError(log: Logger, error: unknown): void {

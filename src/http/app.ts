@@ -12,6 +12,7 @@ import { buildHealth } from "../health/index.js";
 import { formatOpenApi } from "./openapi.js";
 import { InFlight } from "./in-flight.js";
 import { renderShelfPage } from "./page.js";
+import { Readiness, withProbes } from "./probes.js";
 
 export interface HttpOptions {
   readonly host: string;
@@ -35,6 +36,8 @@ export interface HttpApp {
   readonly mcp: McpHttpHandler;
   /** Count the server's requests with `inFlight.track` so a drain can wait for them. */
   readonly inFlight: InFlight;
+  /** GET /readyz answers 200 once marked ready, 503 again once marked draining. */
+  readonly readiness: Readiness;
 }
 
 export function createHttpApp(holder: ShelfHolder, deps: ServerDeps, options: HttpOptions): HttpApp {
@@ -125,7 +128,8 @@ export function createHttpApp(holder: ShelfHolder, deps: ServerDeps, options: Ht
     }
   };
   app.use(onBodyError);
-  return { app, mcp, inFlight };
+  const readiness = new Readiness();
+  return { app: withProbes(app, readiness), mcp, inFlight, readiness };
 }
 
 function isListenRequest(body: unknown): boolean {

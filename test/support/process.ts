@@ -90,7 +90,8 @@ export function spawnServer(argv: readonly string[], options: RunOptions = {}): 
   assertBuilt();
   const child = spawn(process.execPath, [CLI, ...argv], {
     cwd: options.cwd ?? REPO_ROOT,
-    env: cleanEnv(options.env),
+    // No drain window unless a test asks for one: nothing polls these servers' readiness.
+    env: cleanEnv({ SKILLSHELF_DRAIN_SECONDS: "0", ...options.env }),
     stdio: ["ignore", "pipe", "pipe"],
   });
   running.add(child);

@@ -1,0 +1,49 @@
+// The probes a supervisor or load balancer polls: GET /livez (the process answers) and GET /readyz (the first shelf
+// is served and the server is not draining). They need no token and pass whatever Host header a kubelet or a load
+// balancer sends, so they say nothing but one word: no shelf, no version, no count.
+import express, { type Express, type NextFunction, type Request, type Response } from "express";
+
+export type ReadinessState = "starting" | "ready" | "draining";
+
+/** Whether this process should receive traffic: set by whoever serves (ready) and stops (draining) it. */
+export class Readiness {
+  private current: ReadinessState = "starting";
+
+  get state(): ReadinessState {
+    return this.current;
+  }
+
+  /** The first shelf is served. A draining server never becomes ready again. */
+  markReady(): void {
+    if (this.current === "starting") this.current = "ready";
+  }
+
+  /** Shutting down: /readyz answers 503 and every response asks the client to close its connection. */
+  markDraining(): void {
+    this.current = "draining";
+  }
+}
+
+function answer(res: Response, status: number, word: string): void {
+  res.status(status).set("Cache-Control", "no-store").type("text/plain").send(`${word}\n`);
+}
+
+/** An app answering the probes, then handing every other request to `inner` (with its Host, Origin and token
+ *  checks). While draining, every response carries `Connection: close`, so keep-alive clients reconnect — through
+ *  a load balancer, to another replica. */
+export function withProbes(inner: Express, readiness: Readiness): Express {
+  const outer = express();
+  outer.disable("x-powered-by");
+  outer.disable("etag");
+  outer.use((_req: Request, res: Response, next: NextFunction) => {
+    if (readiness.state === "draining") res.set("Connection", "close");
+    next();
+  });
+  outer.get("/livez", (_req, res) => answer(res, 200, "ok"));
+  outer.get("/readyz", (_req, res) => {
+    if (readiness.state === "ready") answer(res, 200, "ready");
+    else answer(res, 503, readiness.state);
+  });
+  outer.use(inner);
+  return outer;
+}
