@@ -16,6 +16,7 @@ import type {
 } from "./types.js";
 import { MAX_DURATION_MS, parseDuration, parseSize } from "./units.js";
 import { formatPointer, type Problem } from "./yaml-doc.js";
+import { normaliseTagItem } from "./tags.js";
 
 /** The shape CONFIG_SCHEMA admits (only ever built from data ajv accepted). */
 export interface RawConfig {
@@ -227,7 +228,7 @@ function buildLibraries(
     const selector: PluginSelector | undefined =
       l.pluginSelector === undefined
         ? undefined
-        : { categories: l.pluginSelector.categories ?? [], tags: (l.pluginSelector.tags ?? []).map(normaliseTags) };
+        : { categories: l.pluginSelector.categories ?? [], tags: (l.pluginSelector.tags ?? []).map(normaliseTagItem) };
     libraries.push({
       name: l.name,
       description: l.description ?? "",
@@ -257,18 +258,10 @@ function buildClients(raw: RawConfig, report: Report): ClientConfig[] {
     const scope: ScopeSpec = {
       ...(library === undefined ? {} : { library }),
       ...(c.scope?.categories === undefined ? {} : { categories: c.scope.categories }),
-      ...(c.scope?.tags === undefined ? {} : { tags: c.scope.tags.map(normaliseTags) }),
+      ...(c.scope?.tags === undefined ? {} : { tags: c.scope.tags.map(normaliseTagItem) }),
     };
     return { name: c.name, token: { env: c.token.env }, scope, admin: c.admin ?? false };
   });
-}
-
-/** `runbooks, oncall` => `runbooks,oncall`: a selector item is all of its comma parts. */
-function normaliseTags(item: string): string {
-  return item
-    .split(",")
-    .map((t) => t.trim())
-    .join(",");
 }
 
 function checkUnique(items: readonly { readonly name: string }[], list: string, what: string, report: Report): void {

@@ -5,3 +5,4 @@ export { ConfigInvalidError, formatConfigErrors, loadConfig, parseConfig } from 
 export { CONFIG_SCHEMA, formatSchema } from "./schema.js";
 export type * from "./types.js";
 export { configFromDirectories } from "./zero-config.js";
+export { normaliseTagItem, parseTagItem, parseTagSelector, type TagGroup } from "./tags.js";

@@ -2,8 +2,8 @@
 // Naming something that does not exist — or that lies outside the ceiling, which must look the same — is
 // refused with a message listing what does exist, because a typo that silently serves nothing is the worst
 // failure an operator can get.
-import { matchesCategories, matchesTags, type Shelf } from "../shelf/index.js";
-import type { ScopeSpec } from "../config/index.js";
+import { compileSelector, type Shelf } from "../shelf/index.js";
+import { parseTagSelector, type ScopeSpec } from "../config/index.js";
 import type { HarvestedPlugin } from "../harvest/index.js";
 import type { Scope } from "./types.js";
 import { NO_SCOPE } from "./scope.js";
@@ -62,12 +62,10 @@ function listOf(items: Iterable<string>): string {
 function buildScope(shelf: Shelf, ceiling: ScopeSpec | null, request: ScopeSpec, key: string): ScopeResult {
   // What exists, as far as this caller may know: the libraries its ceiling admits something of, and the
   // plugins the ceiling admits there. A library outside the ceiling must read exactly like one that never was.
+  const ceilingMatches = ceiling === null ? () => true : compileSelector(ceiling);
   const admitsByCeiling = (id: string): boolean => {
     const plugin = shelf.plugins.get(id);
-    return (
-      plugin !== undefined &&
-      (ceiling === null || (matchesCategories(ceiling.categories ?? [], plugin.meta) && matchesTags(ceiling.tags ?? [], plugin.meta)))
-    );
+    return plugin !== undefined && ceilingMatches(plugin.meta);
   };
   const libraries = [...shelf.libraries.values()]
     .filter(
@@ -87,20 +85,14 @@ function buildScope(shelf: Shelf, ceiling: ScopeSpec | null, request: ScopeSpec,
   for (const category of request.categories ?? []) {
     if (!categories.has(category)) return refuse(`category '${category}' does not exist; the categories are: ${listOf(categories)}`);
   }
-  for (const item of request.tags ?? []) {
-    for (const part of item
-      .split(",")
-      .map((tag) => tag.trim())
-      .filter((tag) => tag !== "")) {
+  for (const group of parseTagSelector(request.tags ?? [])) {
+    for (const part of group) {
       if (!labels.has(part)) return refuse(`tag '${part}' does not exist; the tags are: ${listOf(labels)}`);
     }
   }
 
-  const admitted = new Set(
-    ceilingPlugins
-      .filter((plugin) => matchesCategories(request.categories ?? [], plugin.meta) && matchesTags(request.tags ?? [], plugin.meta))
-      .map((plugin) => plugin.id),
-  );
+  const requestMatches = compileSelector(request);
+  const admitted = new Set(ceilingPlugins.filter((plugin) => requestMatches(plugin.meta)).map((plugin) => plugin.id));
   const visibleLibrary = library ?? ceiling?.library ?? null;
   const shown = (visibleLibrary === null ? libraries : [visibleLibrary]).some((name) =>
     (shelf.libraries.get(name)?.plugins ?? []).some((id) => admitted.has(id)),

@@ -2,6 +2,6 @@
 // disk and never resolves an address.
 export { buildShelf, type BuildInput, type LibraryPlan } from "./build.js";
 export { parsePluginPrompts } from "./prompts.js";
-export { matchesCategories, matchesTags } from "./select.js";
+export { compileSelector, type SelectorSpec } from "./select.js";
 export type * from "./types.js";
 export { planLibraries, type MarketplaceOutcome } from "./plan.js";

@@ -2,7 +2,7 @@
 import type { LibraryConfig } from "../config/index.js";
 import type { HarvestedPlugin } from "../harvest/index.js";
 import type { LibraryPlan } from "./build.js";
-import { matchesSelector } from "./select.js";
+import { selectLibraryPlugins } from "./select.js";
 
 /** What reading one library's marketplace gave. */
 export interface MarketplaceOutcome {
@@ -26,18 +26,18 @@ export function planLibraries(
     const own = marketplaces.get(library.name);
     const chosen: string[] = [...(own?.ids ?? [])];
     const errors: string[] = own?.error === undefined ? [] : [own.error];
+    const named: string[] = [];
     for (const name of library.plugins) {
       const at = name.indexOf("@");
       const problem = at === -1 ? undefined : checkEntryReference(name, name.slice(at + 1), marketplaces);
       if (problem !== undefined) errors.push(problem);
-      else if (!chosen.includes(name)) chosen.push(name);
+      else named.push(name);
     }
-    const selector = library.pluginSelector;
-    if (selector !== undefined) {
-      for (const plugin of plugins) {
-        if (!chosen.includes(plugin.id) && matchesSelector(selector, plugin.meta)) chosen.push(plugin.id);
-      }
-    }
+    const selected = selectLibraryPlugins(
+      { plugins: named, ...(library.pluginSelector === undefined ? {} : { pluginSelector: library.pluginSelector }) },
+      plugins,
+    );
+    for (const id of selected) if (!chosen.includes(id)) chosen.push(id);
     return {
       name: library.name,
       description: library.description,

@@ -1,28 +1,30 @@
 // Which plugins a library serves, and the category/tag matching that library selectors and scopes share.
-import type { LibraryConfig, PluginSelector } from "../config/index.js";
+import { type LibraryConfig, parseTagSelector, type PluginSelector, type TagGroup } from "../config/index.js";
 import type { PluginMeta } from "../harvest/index.js";
 
+/** What a selector or a scope narrows by: categories any-of, tag items any-of (each all of its tags). */
+export interface SelectorSpec {
+  readonly categories?: readonly string[];
+  readonly tags?: readonly string[];
+}
+
+/** A selector compiled once (its tag items parsed) into a test of a plugin's metadata. An empty list of either kind
+ *  matches everything. `{tags: ["a,b", "c"]}` admits a plugin tagged (or keyworded) a and b, or c. */
+export function compileSelector(spec: SelectorSpec): (meta: PluginMeta) => boolean {
+  const categories = spec.categories ?? [];
+  const groups = parseTagSelector(spec.tags ?? []);
+  return (meta) => matchesCategories(categories, meta) && matchesTagGroups(groups, meta);
+}
+
 /** Any-of: the plugin's category is one of `categories`. An empty list matches everything. */
-export function matchesCategories(categories: readonly string[], meta: PluginMeta): boolean {
+function matchesCategories(categories: readonly string[], meta: PluginMeta): boolean {
   return categories.length === 0 || (meta.category !== undefined && categories.includes(meta.category));
 }
 
-/** Each item is all-of its comma parts; items are any-of; matched on tags and keywords.
- *  `["a,b", "c"]` admits a plugin tagged a and b, or tagged c. An empty list matches everything. */
-export function matchesTags(items: readonly string[], meta: PluginMeta): boolean {
-  if (items.length === 0) return true;
+function matchesTagGroups(groups: readonly TagGroup[], meta: PluginMeta): boolean {
+  if (groups.length === 0) return true;
   const labels = new Set([...meta.tags, ...meta.keywords]);
-  return items.some((item) =>
-    item
-      .split(",")
-      .map((part) => part.trim())
-      .filter((part) => part !== "")
-      .every((part) => labels.has(part)),
-  );
-}
-
-export function matchesSelector(selector: PluginSelector, meta: PluginMeta): boolean {
-  return matchesCategories(selector.categories, meta) && matchesTags(selector.tags, meta);
+  return groups.some((group) => group.every((tag) => labels.has(tag)));
 }
 
 /** The library's plugins in order: those it names first (in its order), then selector matches in config order. */
@@ -31,10 +33,11 @@ export function selectLibraryPlugins(
   candidates: readonly { readonly id: string; readonly meta: PluginMeta }[],
 ): string[] {
   const chosen = [...new Set(library.plugins)];
-  const selector = library.pluginSelector;
+  const selector: PluginSelector | undefined = library.pluginSelector;
   if (selector !== undefined) {
+    const matches = compileSelector(selector);
     for (const plugin of candidates) {
-      if (!chosen.includes(plugin.id) && matchesSelector(selector, plugin.meta)) chosen.push(plugin.id);
+      if (!chosen.includes(plugin.id) && matches(plugin.meta)) chosen.push(plugin.id);
     }
   }
   return chosen;
