@@ -162,6 +162,7 @@ async function runServe(values: Values, dirs: readonly string[]): Promise<number
     access: { clients: readClients(config), anonymous: config.anonymous },
     reindex: () => live.reindex(),
     onError: (error) => logError(log, error),
+    onRefused: (reason, fields) => log.log("warn", `request refused: ${reason}`, fields),
   });
   const server = await new Promise<HttpServer>((resolve, reject) => {
     const listening = app.listen(port, host, () => resolve(listening));

@@ -1,6 +1,6 @@
 // The server factory: one MCP server definition for both protocol eras and every transport. It owns the
 // resources/* handlers so the resolver sees every URI exactly as the client sent it.
-import { McpServer, ProtocolError, ProtocolErrorCode, type ServerCapabilities } from "@modelcontextprotocol/server";
+import { type InitializeResult, McpServer, ProtocolError, ProtocolErrorCode, type ServerCapabilities } from "@modelcontextprotocol/server";
 import * as z from "zod";
 import type { ShelfHolder } from "../live/index.js";
 import { findSkillBySkillMd, listingRows, readDirectory, visiblePrompts } from "../resolve/index.js";
@@ -38,6 +38,17 @@ const CURSOR_PARAMS = { params: z.looseObject({ cursor: z.string().optional() })
 const URI_PARAMS = { params: z.looseObject({ uri: z.string() }) };
 const DIRECTORY_PARAMS = { params: z.looseObject({ uri: z.string(), cursor: z.string().optional() }) };
 const PROMPT_PARAMS = { params: z.looseObject({ name: z.string(), arguments: z.record(z.string(), z.string().nullable()).optional() }) };
+// The SDK validates `initialize` itself and answers a malformed one with -32603 and zod's issue dump.
+const INITIALIZE_PARAMS = {
+  params: z.looseObject({
+    protocolVersion: z.string({ error: "a protocol version string such as 2025-11-25" }),
+    capabilities: z.looseObject({}, { error: "an object" }),
+    clientInfo: z.looseObject(
+      { name: z.string({ error: "a string" }), version: z.string({ error: "a string" }) },
+      { error: "an object {name, version}" },
+    ),
+  }),
+};
 const TOOL_PARAMS = { params: z.looseObject({ name: z.string(), arguments: z.record(z.string(), z.unknown()).optional() }) };
 
 /** Not found is `-32602` with `data: {uri}` as sent (§2.4). */
@@ -80,6 +91,7 @@ export function buildMcpServer(deps: ServerDeps, view: RequestView, era: Era, su
   );
   const server = mcp.server;
   server.registerCapabilities(CAPABILITIES);
+  ownInitialize(server);
 
   // Lists come whole (a listing is a dozen index rows; even a full one is one page), so this server never
   // issues a cursor and any cursor is one it did not issue.
@@ -164,4 +176,14 @@ export function buildMcpServer(deps: ServerDeps, view: RequestView, era: Era, su
     };
   });
   return mcp;
+}
+
+type Handshake = { _oninitialize(request: { method: "initialize"; params: unknown }): Promise<InitializeResult> };
+
+/** Re-registers `initialize` with our params schema (a malformed one is -32602 `Invalid params for initialize:
+ *  params.clientInfo: …`, never -32603), then hands the checked request to the SDK's own handshake, which
+ *  negotiates the version and records the client's capabilities exactly as before. */
+function ownInitialize(server: McpServer["server"]): void {
+  const handshake = server as unknown as Handshake;
+  server.setRequestHandler("initialize", INITIALIZE_PARAMS, (params) => handshake._oninitialize({ method: "initialize", params }));
 }
