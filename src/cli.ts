@@ -159,7 +159,7 @@ async function runServe(values: Values, dirs: readonly string[]): Promise<number
     host,
     allowedHosts: values["allowed-hosts"] ?? [],
     allowedOrigins: values["allowed-origins"] ?? [],
-    access: { clients: readClients(config), anonymous: config.anonymous },
+    access: { clients: readClients(config), anonymous: config.anonymous, anonymousScope: config.anonymousScope },
     reindex: () => live.reindex(),
     onError: (error) => logError(log, error),
     onRefused: (reason, fields) => log.log("warn", `request refused: ${reason}`, fields),

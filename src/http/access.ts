@@ -16,6 +16,8 @@ export interface Client {
 export interface Access {
   readonly clients: readonly Client[];
   readonly anonymous: boolean;
+  /** The ceiling of requests without a token; absent: the whole shelf. */
+  readonly anonymousScope?: ScopeSpec;
 }
 
 /** The caller: a client, or anonymous (`null`). */

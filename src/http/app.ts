@@ -79,7 +79,7 @@ export function createHttpApp(holder: ShelfHolder, deps: ServerDeps, options: Ht
       headersOf(req),
       headerLines(req, "x-skill-tags"),
     );
-    const compiled = compileScope(holder.current, caller?.scope ?? null, settings.scope);
+    const compiled = compileScope(holder.current, caller?.scope ?? options.access.anonymousScope ?? null, settings.scope);
     if (!compiled.ok) return refuseRequest(req, res, compiled.message);
     const view: RequestView = {
       scope: compiled.scope,

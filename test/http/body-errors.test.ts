@@ -116,7 +116,7 @@ describe.each([
   });
 
   it("answers an unknown route with a JSON 404", async () => {
-    const headers = anonymous ? {} : { authorization: `Bearer ${ADMIN_TOKEN}` };
+    const headers: Record<string, string> = anonymous ? {} : { authorization: `Bearer ${ADMIN_TOKEN}` };
     const response = await send(server.origin, { path: "/nope/../etc", headers });
     expect(response.status).toBe(404);
     expectClean(response);
@@ -124,7 +124,7 @@ describe.each([
   });
 
   it("answers an array nested 5,000 deep as an invalid request (400 -32600), not a 500", async () => {
-    const headers = anonymous ? {} : { authorization: `Bearer ${ADMIN_TOKEN}` };
+    const headers: Record<string, string> = anonymous ? {} : { authorization: `Bearer ${ADMIN_TOKEN}` };
     const response = await post("/mcp", headers, nested(5000));
     expect(response.status).toBe(400);
     expectClean(response);
@@ -137,7 +137,7 @@ describe.each([
   });
 
   it("still serves a body nested right up to the bound", async () => {
-    const headers = anonymous ? {} : { authorization: `Bearer ${ADMIN_TOKEN}` };
+    const headers: Record<string, string> = anonymous ? {} : { authorization: `Bearer ${ADMIN_TOKEN}` };
     // {params: {x: [ … ]}}: the body object, params and x's arrays make 2 + 62 = 64 levels.
     const response = await post("/mcp", headers, nested(62));
     expect(response.status).toBe(200);
