@@ -1,7 +1,8 @@
 // The soak: concurrent clients read an index and then a skill it names, while an editor edits, adds and removes
 // skills every second and an operator POSTs /reindex every two seconds. Skill names are never reused, so a skill
-// exists over one unbroken interval: a read that fails while an index read *after* it still names the skill is
-// an answer mixing two generations. Every SKILL.md says its revision twice (frontmatter and body); a read whose
+// is on disk over one unbroken interval: a read that answers "not found" for a skill an index named and that is
+// still on disk when the answer arrives (so was throughout) is an answer mixing two generations; "not found" for
+// one the editor has removed is right. Every SKILL.md says its revision twice (frontmatter and body); a read whose
 // two revisions differ is a torn file.
 import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
@@ -12,7 +13,7 @@ export interface SoakFigures {
   failed: number;
   mixed: number;
   torn: number;
-  /** Reads of a skill removed between the index that named it and the read (correct answers: not found). */
+  /** Reads of a skill removed from disk after the index that named it (correct answers: not found). */
   removedInBetween: number;
   edits: number;
   reindexes: number;
@@ -71,6 +72,8 @@ export async function runSoak(options: SoakOptions, initial: readonly string[]):
   };
   let running = true;
   let id = 0;
+  /** The skills on disk now, kept by the editor. */
+  const onDisk = new Set(initial);
 
   const read = async (uri: string): Promise<{ text?: string; notFound: boolean } | null> => {
     figures.requests++;
@@ -118,11 +121,10 @@ export async function runSoak(options: SoakOptions, initial: readonly string[]):
       const skill = await read(uri);
       if (skill === null) continue;
       if (skill.notFound) {
-        // Gone now: a removal in between is fine only if a later index no longer names it.
-        const later = await read(indexUri);
-        if (later?.text !== undefined && skillsIn(later.text).includes(uri)) {
+        const name = uri.slice(`skill://${options.library}/`.length, -"/SKILL.md".length);
+        if (onDisk.has(name)) {
           figures.mixed++;
-          if (figures.failures.length < 20) figures.failures.push(`${uri}: not found, but a later index still names it`);
+          if (figures.failures.length < 20) figures.failures.push(`${uri}: named by an index and on disk, but not found`);
         } else figures.removedInBetween++;
         continue;
       }
@@ -146,9 +148,12 @@ export async function runSoak(options: SoakOptions, initial: readonly string[]):
       writeSkill(options.skillsDir, options.scratchDir, edited, revs.get(edited) as number);
       const added = `added-${++fresh}`;
       writeSkill(options.skillsDir, options.scratchDir, added, 1);
+      onDisk.add(added);
       live.push(added);
       revs.set(added, 1);
       const removed = live.shift() as string;
+      // Forgotten before it goes: from here on a "not found" for it is right.
+      onDisk.delete(removed);
       rmSync(path.join(options.skillsDir, removed), { recursive: true, force: true });
       figures.edits++;
       figures.rssSamplesMb.push(rssMb(options.serverPid));
