@@ -80,6 +80,11 @@ describe("anonymous callers under a ceiling of their own", () => {
     expect(widened.error?.code).toBe(-32602);
   });
 
+  it("keeps the operator's routes, which show the whole shelf, from callers without a token", async () => {
+    for (const route of ["/health", "/"]) expect((await send(server.origin, { path: route })).status).toBe(401);
+    expect((await send(server.origin, { method: "POST", path: "/reindex" })).status).toBe(401);
+  });
+
   it("serves a client with a token under its own ceiling (here: everything)", async () => {
     expect(await listUris({ authorization: `Bearer ${TOKEN}` })).toEqual([
       "skill://engineering/_index.md",
@@ -87,5 +92,41 @@ describe("anonymous callers under a ceiling of their own", () => {
       "skill://writing/_index.md",
       "skill://writing/release-notes/_index.md",
     ]);
+  });
+});
+
+describe("an anonymous ceiling with no clients declared", () => {
+  let server: ServerProcess;
+  let dir: string;
+
+  beforeAll(async () => {
+    dir = mkdtempSync(path.join(tmpdir(), "skillshelf-anon-only-"));
+    const config = path.join(dir, "config.yaml");
+    writeFileSync(
+      config,
+      [
+        "plugins:",
+        `  - {name: eng-kit, source: ${path.join(REPO_ROOT, "examples/engineering-kit")}}`,
+        `  - {name: writing-kit, source: ${path.join(REPO_ROOT, "examples/writing-kit")}}`,
+        "libraries:",
+        "  - {name: engineering, plugins: [eng-kit]}",
+        "  - {name: writing, plugins: [writing-kit]}",
+        "anonymous: {scope: {library: writing}}",
+        "",
+      ].join("\n"),
+    );
+    server = await startHttpServer(["--config", config, "--cache-dir", path.join(dir, "cache")]);
+  });
+  afterAll(async () => {
+    await server?.stop();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("does not open /health and / to everyone, since they would show the libraries past the ceiling", async () => {
+    for (const route of ["/health", "/"]) {
+      const response = await send(server.origin, { path: route });
+      expect(response.status).toBe(401);
+      expect(response.text).not.toContain("engineering");
+    }
   });
 });
