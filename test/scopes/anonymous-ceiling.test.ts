@@ -77,7 +77,11 @@ describe("anonymous callers under a ceiling of their own", () => {
 
   it("refuses a request scope that would widen the ceiling", async () => {
     const widened = await rpc("resources/list", {}, {}, "?library=engineering");
-    expect(widened.error?.code).toBe(-32602);
+    // Outside the ceiling is indistinguishable from absent: refused as a name that does not exist.
+    expect(widened.error).toEqual({
+      code: -32602,
+      message: "Scope refused: library 'engineering' does not exist; the libraries are: writing.",
+    });
   });
 
   it("keeps the operator's routes, which show the whole shelf, from callers without a token", async () => {
