@@ -163,9 +163,14 @@ async function runServe(values: Values, dirs: readonly string[]): Promise<number
     host,
     allowedHosts: values["allowed-hosts"] ?? [],
     allowedOrigins: values["allowed-origins"] ?? [],
-    access: { clients: readClients(config), anonymous: config.anonymous },
+    access: {
+      clients: readClients(config),
+      anonymous: config.anonymous,
+      ...(config.anonymousScope === undefined ? {} : { anonymousScope: config.anonymousScope }),
+    },
     reindex: () => live.reindex(),
     onError: (error) => logError(log, error),
+    onRefused: (reason, fields) => log.log("warn", `request refused: ${reason}`, fields),
   });
   const server = await new Promise<HttpServer>((resolve, reject) => {
     const listening = app.listen(port, host, () => resolve(listening));

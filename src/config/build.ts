@@ -24,7 +24,7 @@ export interface RawConfig {
   readonly plugins?: readonly RawPlugin[];
   readonly libraries: readonly RawLibrary[];
   readonly clients?: readonly RawClient[];
-  readonly anonymous?: boolean;
+  readonly anonymous?: boolean | { readonly scope: RawScope };
   readonly ttl?: string | number;
   readonly limits?: { readonly fileBytes?: string | number };
 }
@@ -56,10 +56,15 @@ interface RawLibrary {
   readonly plugins?: readonly string[];
   readonly pluginSelector?: { readonly categories?: readonly string[]; readonly tags?: readonly string[] };
 }
+interface RawScope {
+  readonly library?: string;
+  readonly categories?: readonly string[];
+  readonly tags?: readonly string[];
+}
 interface RawClient {
   readonly name: string;
   readonly token: SecretRef;
-  readonly scope?: { readonly library?: string; readonly categories?: readonly string[]; readonly tags?: readonly string[] };
+  readonly scope?: RawScope;
   readonly admin?: boolean;
 }
 
@@ -123,6 +128,8 @@ export function buildConfig(raw: RawConfig, file: string | null, baseDir: string
 
   const libraries = buildLibraries(raw, address, report);
   const clients = buildClients(raw, report);
+  const anonymousScope =
+    typeof raw.anonymous === "object" ? buildScope(raw, raw.anonymous.scope, ["anonymous", "scope"], report) : undefined;
 
   if (raw.anonymous === false && clients.length === 0) {
     report(["anonymous"], "must not be false when no clients are declared: every request would be refused");
@@ -139,7 +146,8 @@ export function buildConfig(raw: RawConfig, file: string | null, baseDir: string
     plugins,
     libraries,
     clients,
-    anonymous: raw.anonymous ?? clients.length === 0,
+    anonymous: raw.anonymous === undefined ? clients.length === 0 : raw.anonymous !== false,
+    ...(anonymousScope === undefined ? {} : { anonymousScope }),
     ttlMs,
     limits: { fileBytes: fileBytes ?? DEFAULT_FILE_BYTES },
   };
@@ -243,25 +251,30 @@ function buildLibraries(
 function buildClients(raw: RawConfig, report: Report): ClientConfig[] {
   const clients = raw.clients ?? [];
   checkUnique(clients, "clients", "client", report);
-  const libraryNames = new Set(raw.libraries.map((l) => l.name));
   const tokenOwner = new Map<string, string>();
   return clients.map((c, i) => {
-    const library = c.scope?.library;
-    if (library !== undefined && !libraryNames.has(library)) {
-      report(["clients", i, "scope", "library"], `no library named '${library}' is declared; ${listNames("libraries", libraryNames)}`);
-    }
+    const scope = buildScope(raw, c.scope, ["clients", i, "scope"], report);
     // One token must identify one client, or a ceiling would depend on which client matched first.
     const owner = tokenOwner.get(c.token.env);
     if (owner !== undefined)
       report(["clients", i, "token", "env"], `client '${owner}' already uses this variable: a token identifies one client`);
     else tokenOwner.set(c.token.env, c.name);
-    const scope: ScopeSpec = {
-      ...(library === undefined ? {} : { library }),
-      ...(c.scope?.categories === undefined ? {} : { categories: c.scope.categories }),
-      ...(c.scope?.tags === undefined ? {} : { tags: c.scope.tags.map(normaliseTagItem) }),
-    };
     return { name: c.name, token: { env: c.token.env }, scope, admin: c.admin ?? false };
   });
+}
+
+/** A ceiling (a client's, or anonymous callers'): its library must be declared. */
+function buildScope(raw: RawConfig, written: RawScope | undefined, at: readonly (string | number)[], report: Report): ScopeSpec {
+  const library = written?.library;
+  const libraryNames = new Set(raw.libraries.map((l) => l.name));
+  if (library !== undefined && !libraryNames.has(library)) {
+    report([...at, "library"], `no library named '${library}' is declared; ${listNames("libraries", libraryNames)}`);
+  }
+  return {
+    ...(library === undefined ? {} : { library }),
+    ...(written?.categories === undefined ? {} : { categories: written.categories }),
+    ...(written?.tags === undefined ? {} : { tags: written.tags.map(normaliseTagItem) }),
+  };
 }
 
 function checkUnique(items: readonly { readonly name: string }[], list: string, what: string, report: Report): void {

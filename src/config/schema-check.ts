@@ -24,6 +24,10 @@ const RULES = new Map<object, string>([
   [defs.tag, "must be a tag: no comma, no leading or trailing space"],
   [defs.tagSelector, "must be tags separated by commas (a plugin must carry all of them), none empty"],
   [defs.version, 'must be a non-empty string; quote a number-like version ("1.0")'],
+  [
+    CONFIG_SCHEMA.properties.anonymous,
+    "must be true, false, or {scope: {library, categories, tags}} (a ceiling for requests without a token)",
+  ],
 ]);
 
 const TYPE_WORDS: Readonly<Record<string, string>> = {

@@ -36,8 +36,12 @@ export const CONFIG_SCHEMA = {
     },
     clients: { type: "array", description: "Bearer-token clients and their scope ceilings.", items: { $ref: "#/$defs/client" } },
     anonymous: {
-      type: "boolean",
-      description: "Serve requests without a token. Default: true when no clients are declared, false otherwise.",
+      type: ["boolean", "object"],
+      description:
+        "Serve requests without a token: true, false, or {scope} to serve them under a ceiling of their own. Default: true when no clients are declared, false otherwise.",
+      additionalProperties: false,
+      required: ["scope"],
+      properties: { scope: { $ref: "#/$defs/scope", description: "The ceiling of what a request without a token sees." } },
     },
     ttl: { $ref: "#/$defs/duration", description: "ttlMs on cacheable results.", default: "60s" },
     limits: {
@@ -145,6 +149,16 @@ export const CONFIG_SCHEMA = {
         },
       },
     },
+    scope: {
+      type: "object",
+      description: "A ceiling: what its holder sees, at most.",
+      additionalProperties: false,
+      properties: {
+        library: { $ref: "#/$defs/name" },
+        categories: strings("Any of these categories."),
+        tags: strings("Any of these items; each item is all of its comma-separated tags.", { $ref: "#/$defs/tagSelector" }),
+      },
+    },
     client: {
       type: "object",
       additionalProperties: false,
@@ -152,16 +166,7 @@ export const CONFIG_SCHEMA = {
       properties: {
         name: { $ref: "#/$defs/name" },
         token: { $ref: "#/$defs/secretRef", description: "The bearer token, read from the environment." },
-        scope: {
-          type: "object",
-          description: "The ceiling of what this client sees.",
-          additionalProperties: false,
-          properties: {
-            library: { $ref: "#/$defs/name" },
-            categories: strings("Any of these categories."),
-            tags: strings("Any of these items; each item is all of its comma-separated tags.", { $ref: "#/$defs/tagSelector" }),
-          },
-        },
+        scope: { $ref: "#/$defs/scope", description: "The ceiling of what this client sees." },
         admin: { type: "boolean", description: "May call /reindex and read /health.", default: false },
       },
     },

@@ -100,6 +100,8 @@ export interface Config {
   readonly libraries: readonly LibraryConfig[];
   readonly clients: readonly ClientConfig[];
   readonly anonymous: boolean;
+  /** The ceiling of requests without a token (`anonymous: {scope}`); absent: they see the whole shelf. */
+  readonly anonymousScope?: ScopeSpec;
   readonly ttlMs: number;
   readonly limits: { readonly fileBytes: number };
 }

@@ -33,7 +33,7 @@ export function sameStat(a: DiskFile, b: DiskFile): boolean {
 async function readHarvestedFile(file: DiskFile, path: string, pacer: Pacer, use?: BytesUse): Promise<HarvestedFile> {
   const whole = file.size <= SMALL_FILE_BYTES ? readIntoScratch(file.abs) : null;
   if (whole !== null || use !== undefined) {
-    const bytes = whole ?? fs.readFileSync(file.abs);
+    const bytes = whole ?? readWhole(file.abs);
     const digest = digestBytes(bytes);
     use?.(bytes, digest);
     // isUtf8 is the fatal TextDecoder's verdict without building the string.
@@ -44,7 +44,7 @@ async function readHarvestedFile(file: DiskFile, path: string, pacer: Pacer, use
   const chunk = scratchBuffer();
   let text = true;
   let size = 0;
-  const fd = fs.openSync(file.abs, "r");
+  const fd = openRegularFile(file.abs);
   try {
     for (let n = fs.readSync(fd, chunk, 0, SMALL_FILE_BYTES, size); n > 0; n = fs.readSync(fd, chunk, 0, SMALL_FILE_BYTES, size)) {
       const part = chunk.subarray(0, n);
@@ -64,7 +64,7 @@ async function readHarvestedFile(file: DiskFile, path: string, pacer: Pacer, use
  *  SMALL_FILE_BYTES since it was listed. */
 function readIntoScratch(abs: string): Uint8Array | null {
   const buffer = scratchBuffer();
-  const fd = fs.openSync(abs, "r");
+  const fd = openRegularFile(abs);
   try {
     let size = 0;
     for (let n = fs.readSync(fd, buffer, 0, buffer.length, 0); n > 0; n = fs.readSync(fd, buffer, size, buffer.length - size, size)) {
@@ -72,6 +72,24 @@ function readIntoScratch(abs: string): Uint8Array | null {
       if (size === buffer.length) return null;
     }
     return buffer.subarray(0, size);
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+/** Opened without blocking and checked: a FIFO swapped in for a listed file would block a plain open, and the
+ *  whole process with it, until a writer came. Throws (code `not a regular file`) for anything but a file. */
+function openRegularFile(abs: string): number {
+  const fd = fs.openSync(abs, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK);
+  if (fs.fstatSync(fd).isFile()) return fd;
+  fs.closeSync(fd);
+  throw Object.assign(new Error("not a regular file"), { code: "not a regular file" });
+}
+
+function readWhole(abs: string): Buffer {
+  const fd = openRegularFile(abs);
+  try {
+    return fs.readFileSync(fd);
   } finally {
     fs.closeSync(fd);
   }

@@ -16,6 +16,8 @@ export interface Client {
 export interface Access {
   readonly clients: readonly Client[];
   readonly anonymous: boolean;
+  /** The ceiling of requests without a token; absent: the whole shelf. */
+  readonly anonymousScope?: ScopeSpec;
 }
 
 /** The caller: a client, or anonymous (`null`). */
@@ -70,10 +72,11 @@ export function authenticate(access: Access): (req: Request, res: Response, next
   };
 }
 
-/** The operator's routes: open when no clients are declared, else an admin client's only. */
+/** The operator's routes: open when no clients are declared and anonymous callers have no ceiling (the report
+ *  and the page show the whole shelf, so they would see past it), else an admin client's only. */
 export function requireAdmin(access: Access): (req: Request, res: Response, next: NextFunction) => void {
   return (req, res, next) => {
-    if (access.clients.length === 0) return next();
+    if (access.clients.length === 0 && access.anonymousScope === undefined) return next();
     const caller = callerOf(req);
     if (caller === null) return unauthorized(res, false);
     if (!caller.admin) {

@@ -3,7 +3,7 @@
 import { createMcpExpressApp } from "@modelcontextprotocol/express";
 import { toNodeHandler } from "@modelcontextprotocol/node";
 import { createMcpHandler, type McpHttpHandler } from "@modelcontextprotocol/server";
-import type { ErrorRequestHandler, Express, Request, Response } from "express";
+import type { Express, Request, Response } from "express";
 import type { ShelfHolder } from "../live/index.js";
 import { buildMcpServer, DEFAULT_VIEW, parseRequestSettings, type RequestView, type ServerDeps } from "../mcp/index.js";
 import { compileScope, scopeOn } from "../resolve/index.js";
@@ -13,6 +13,7 @@ import { formatOpenApi } from "./openapi.js";
 import { InFlight } from "./in-flight.js";
 import { renderShelfPage } from "./page.js";
 import { Readiness, withProbes } from "./probes.js";
+import { answerErrors, answerNotFound, limitNesting, MAX_JSON_DEPTH, type OnRefused } from "./bad-requests.js";
 
 export interface HttpOptions {
   readonly host: string;
@@ -25,6 +26,8 @@ export interface HttpOptions {
   readonly reindex: () => Promise<string[]>;
   /** Unexpected failures are logged here, never sent to the client. */
   readonly onError: (error: unknown) => void;
+  /** Requests refused before MCP processing (unreadable body, too deep, unknown route), one line each. */
+  readonly onRefused?: OnRefused;
   readonly access: Access;
 }
 
@@ -58,6 +61,8 @@ export function createHttpApp(holder: ShelfHolder, deps: ServerDeps, options: Ht
   app.disable("x-powered-by");
 
   app.use(authenticate(options.access));
+  const onRefused = options.onRefused ?? (() => undefined);
+  app.use(limitNesting(MAX_JSON_DEPTH, onRefused));
   const admin = requireAdmin(options.access);
 
   // The view was compiled by the route below and rides in the SDK's auth pass-through to the factory.
@@ -79,7 +84,7 @@ export function createHttpApp(holder: ShelfHolder, deps: ServerDeps, options: Ht
     );
     // Refused against the shelf the request arrives on; every step of the request then compiles the same scope
     // against the shelf it reads, so a rebuild mid-request never applies one shelf's scope to another.
-    const ceiling = caller?.scope ?? null;
+    const ceiling = caller?.scope ?? options.access.anonymousScope ?? null;
     const compiled = compileScope(holder.current, ceiling, settings.scope);
     if (!compiled.ok) return refuseRequest(req, res, compiled.message);
     const view: RequestView = {
@@ -112,22 +117,9 @@ export function createHttpApp(holder: ShelfHolder, deps: ServerDeps, options: Ht
     res.type("text/html").send(renderShelfPage(holder.current, buildHealth(holder.current)));
   });
 
-  // Body-parser failures (too large, malformed JSON) answer JSON-RPC-shaped JSON, never an HTML page.
-  const onBodyError: ErrorRequestHandler = (error, _req, res, next) => {
-    const status = typeof error === "object" && error !== null && "status" in error ? Number(error.status) : 0;
-    if (status === 413) {
-      res.status(413).json({
-        jsonrpc: "2.0",
-        error: { code: -32600, message: `Request body too large (limit ${options.bodyLimit ?? DEFAULT_BODY_LIMIT})` },
-        id: null,
-      });
-    } else if (status === 400) {
-      res.status(400).json({ jsonrpc: "2.0", error: { code: -32700, message: "Parse error: the body is not valid JSON" }, id: null });
-    } else {
-      next(error);
-    }
-  };
-  app.use(onBodyError);
+  // Everything else, and every error (body-parser's included), answers JSON-RPC-shaped JSON, never an HTML page.
+  app.use(answerNotFound(onRefused));
+  app.use(answerErrors(options.bodyLimit ?? DEFAULT_BODY_LIMIT, onRefused, options.onError));
   const readiness = new Readiness();
   return { app: withProbes(app, readiness), mcp, inFlight, readiness };
 }

@@ -27,8 +27,10 @@ export async function readFallbackFile(disk: DiskFile): Promise<Content> {
 }
 
 /** Harvest records each file by its real path, so the last component is never a link; one that became a link
- *  since (pointing anywhere, perhaps outside the root) is refused instead of followed. */
-const OPEN_FLAGS = constants.O_RDONLY | constants.O_NOFOLLOW;
+ *  since (pointing anywhere, perhaps outside the root) is refused instead of followed. Non-blocking: a FIFO put
+ *  where a file was would otherwise block the open, and with it the whole process, until a writer came; opened
+ *  this way it answers at once and fails the isFile check. */
+const OPEN_FLAGS = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK;
 
 /** Up to this size a read is synchronous: one open, fstat, read and close from the page cache cost less than the
  *  four promise round trips of the async API (the largest cost of a read on the 10k-skill shelf). */

@@ -1,7 +1,14 @@
 // The server factory: one MCP server definition for both protocol eras and every transport. It owns the
 // resources/* handlers so the resolver sees every URI exactly as the client sent it; the SDK's Skills extension
 // serves the skills methods over our SkillSource.
-import { type CacheHint, McpServer, ProtocolError, ProtocolErrorCode, type ServerCapabilities } from "@modelcontextprotocol/server";
+import {
+  type CacheHint,
+  type InitializeResult,
+  McpServer,
+  ProtocolError,
+  ProtocolErrorCode,
+  type ServerCapabilities,
+} from "@modelcontextprotocol/server";
 import { SkillsExtension } from "@modelcontextprotocol/server/ext/skills";
 import * as z from "zod";
 import { listingRows, visiblePrompts } from "../resolve/index.js";
@@ -37,6 +44,17 @@ export type Era = "legacy" | "modern";
 const CURSOR_PARAMS = { params: z.looseObject({ cursor: z.string().optional() }) };
 const URI_PARAMS = { params: z.looseObject({ uri: z.string() }) };
 const PROMPT_PARAMS = { params: z.looseObject({ name: z.string(), arguments: z.record(z.string(), z.string().nullable()).optional() }) };
+// The SDK validates `initialize` itself and answers a malformed one with -32603 and zod's issue dump.
+const INITIALIZE_PARAMS = {
+  params: z.looseObject({
+    protocolVersion: z.string({ error: "a protocol version string such as 2025-11-25" }),
+    capabilities: z.looseObject({}, { error: "an object" }),
+    clientInfo: z.looseObject(
+      { name: z.string({ error: "a string" }), version: z.string({ error: "a string" }) },
+      { error: "an object {name, version}" },
+    ),
+  }),
+};
 const TOOL_PARAMS = { params: z.looseObject({ name: z.string(), arguments: z.record(z.string(), z.unknown()).optional() }) };
 
 /** Lists come whole (a listing is a few index rows; even a full one is one page), so this server never issues a
@@ -67,6 +85,7 @@ export function buildMcpServer(deps: ServerDeps, view: RequestView, era: Era, su
   // First: the extension asserts that no resources or skills handler exists yet.
   attachSkills(mcp, deps, view, era, cacheHint);
   mcp.server.registerCapabilities(CAPABILITIES);
+  ownInitialize(mcp.server);
   registerResources(mcp, deps, view, era, subscriptions);
   registerPrompts(mcp, deps, view);
   registerTools(mcp, deps, view);
@@ -164,4 +183,14 @@ function registerTools(mcp: McpServer, deps: ServerDeps, view: RequestView): voi
     const read = (uri: string) => deps.shelf.read(uri, view.scopeOn);
     return callTool(shelf, view.scopeOn(shelf), view.fullListing, read, name, args ?? {});
   });
+}
+
+type Handshake = { _oninitialize(request: { method: "initialize"; params: unknown }): Promise<InitializeResult> };
+
+/** Re-registers `initialize` with our params schema (a malformed one is -32602 `Invalid params for initialize:
+ *  params.clientInfo: …`, never -32603), then hands the checked request to the SDK's own handshake, which
+ *  negotiates the version and records the client's capabilities exactly as before. */
+function ownInitialize(server: McpServer["server"]): void {
+  const handshake = server as unknown as Handshake;
+  server.setRequestHandler("initialize", INITIALIZE_PARAMS, (params) => handshake._oninitialize({ method: "initialize", params }));
 }

@@ -7,6 +7,7 @@ import { ConfigInvalidError, formatConfigErrors, loadConfig, parseConfig } from 
 import { DURATION_RULE, ENV_RULE, NAME_RULE, SECRET_RULE, SIZE_RULE } from "../../src/config/schema-check.js";
 import type { ConfigError } from "../../src/config/types.js";
 
+const ANONYMOUS_RULE = "must be true, false, or {scope: {library, categories, tags}} (a ceiling for requests without a token)";
 const BASE = fs.mkdtempSync(path.join(os.tmpdir(), "skillshelf-config-errors-"));
 const FILE = "conf/plugins.yaml";
 const yaml = (...lines: string[]) => lines.join("\n") + "\n";
@@ -110,7 +111,32 @@ const rows: Row[] = [
   {
     name: "anonymous: yes",
     text: yaml(KIT, LIB, "anonymous: yes"),
-    errors: [{ path: "/anonymous", line: 3, rule: "must be true or false" }],
+    errors: [{ path: "/anonymous", line: 3, rule: ANONYMOUS_RULE }],
+  },
+  {
+    name: "anonymous: a list",
+    text: yaml(KIT, LIB, "anonymous: [lib]"),
+    errors: [{ path: "/anonymous", line: 3, rule: ANONYMOUS_RULE }],
+  },
+  {
+    name: "anonymous ceiling without its scope key",
+    text: yaml(KIT, LIB, "anonymous: {library: lib}"),
+    errors: [
+      { path: "/anonymous", line: 3, rule: "missing required key 'scope'" },
+      { path: "/anonymous/library", line: 3, rule: "unknown key 'library'; the keys here are: scope" },
+    ],
+  },
+  {
+    name: "anonymous ceiling with an unknown scope key",
+    text: yaml(KIT, LIB, "anonymous: {scope: {libary: lib}}"),
+    errors: [{ path: "/anonymous/scope/libary", line: 3, rule: "unknown key 'libary'; the keys here are: library, categories, tags" }],
+  },
+  {
+    name: "anonymous ceiling with a bad tag selector",
+    text: yaml(KIT, LIB, 'anonymous: {scope: {tags: ["a,,b"]}}'),
+    errors: [
+      { path: "/anonymous/scope/tags/0", line: 3, rule: "must be tags separated by commas (a plugin must carry all of them), none empty" },
+    ],
   },
   {
     name: "bad dialect",
@@ -346,6 +372,11 @@ const rows: Row[] = [
     name: "two clients on one token",
     text: yaml(KIT, LIB, "clients:", "  - {name: a, token: {env: T}}", "  - {name: b, token: {env: T}}"),
     errors: [{ path: "/clients/1/token/env", line: 5, rule: "client 'a' already uses this variable: a token identifies one client" }],
+  },
+  {
+    name: "anonymous ceiling naming a missing library",
+    text: yaml(KIT, LIB, "anonymous: {scope: {library: support}}"),
+    errors: [{ path: "/anonymous/scope/library", line: 3, rule: "no library named 'support' is declared; the libraries are: lib" }],
   },
   {
     name: "anonymous false without clients",

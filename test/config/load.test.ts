@@ -230,6 +230,20 @@ describe("defaults", () => {
   });
 
   test.each([
+    { given: "anonymous: true", scope: undefined },
+    { given: "anonymous: {scope: {}}", scope: {} },
+    {
+      given: 'anonymous: {scope: {library: kit, categories: [docs], tags: ["public, safe", b]}}',
+      scope: { library: "kit", categories: ["docs"], tags: ["public,safe", "b"] },
+    },
+    { given: "clients: [{name: a, token: {env: A}}]\nanonymous: {scope: {tags: [public]}}", scope: { tags: ["public"] } },
+  ])("`$given` serves requests without a token under the ceiling $scope", ({ given, scope }) => {
+    const config = parse(minimal + given);
+    expect(config.anonymous).toBe(true);
+    expect(config.anonymousScope).toStrictEqual(scope);
+  });
+
+  test.each([
     { ttl: "500ms", ms: 500 },
     { ttl: "1h", ms: 3_600_000 },
     { ttl: "0", ms: 0 },

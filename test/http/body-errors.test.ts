@@ -1,0 +1,188 @@
+// Requests refused before MCP processing, against the built CLI: a charset or Content-Encoding body-parser
+// cannot read, a body nested thousands deep, an unknown route, a malformed `initialize`. Each answers a short
+// JSON-RPC error with the right status, never express's HTML page with a stack and this machine's paths, and
+// the log names it in one line; with anonymous access off too.
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { gzipSync } from "node:zlib";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { MCP_HEADERS, send, type RawResponse } from "../support/http.js";
+import { EXAMPLE_CONFIG, killStragglers, REPO_ROOT, startHttpServer, type ServerProcess } from "../support/process.js";
+
+afterAll(killStragglers);
+
+const ADMIN_TOKEN = "tok-admin-5b1e0f77c2";
+
+/** What no answer may carry: an HTML page, a stack frame, a path of this machine. */
+function expectClean(response: RawResponse): void {
+  expect(response.headers["content-type"]).toMatch(/^application\/json/);
+  expect(response.text).not.toContain("<");
+  expect(response.text).not.toMatch(/\bat \w+ \(/);
+  expect(response.text).not.toContain(REPO_ROOT);
+  expect(response.text).not.toContain("node_modules");
+}
+
+const rpcError = (response: RawResponse): unknown => JSON.parse(response.text) as unknown;
+
+/** A nested array `depth` deep inside `params`: `[[[…]]]`. */
+const nested = (depth: number): string =>
+  `{"jsonrpc":"2.0","id":7,"method":"resources/list","params":{"x":${"[".repeat(depth)}${"]".repeat(depth)}}}`;
+
+/** The log lines written after offset `from` that contain `marker`, once there is one (the log line may
+ *  trail the answer by a moment); then one more turn of the event loop, so a second line would show. */
+async function logLinesAfter(server: ServerProcess, from: number, marker: string): Promise<string[]> {
+  const lines = (): string[] =>
+    server
+      .stderr()
+      .slice(from)
+      .split("\n")
+      .filter((line) => line.includes(marker));
+  while (lines().length === 0) await new Promise((resolve) => setTimeout(resolve, 10));
+  await new Promise((resolve) => setTimeout(resolve, 50));
+  return lines();
+}
+
+/** The SSE or JSON body of a 2025-era answer, as its one JSON-RPC message. */
+function rpcMessage(response: RawResponse): unknown {
+  const data = /^data: (.*)$/m.exec(response.text);
+  return JSON.parse(data === null ? response.text : (data[1] as string)) as unknown;
+}
+
+describe.each([
+  { name: "anonymous allowed", anonymous: true },
+  { name: "anonymous off", anonymous: false },
+])("refusals before MCP processing ($name)", ({ anonymous }) => {
+  let server: ServerProcess;
+  let dir: string;
+
+  beforeAll(async () => {
+    dir = mkdtempSync(path.join(tmpdir(), "skillshelf-body-errors-"));
+    const config = path.join(dir, "config.yaml");
+    const clients = anonymous ? "" : `clients:\n  - {name: ops, token: {env: BODY_ADMIN}, admin: true}\nanonymous: false\n`;
+    writeFileSync(
+      config,
+      `plugins:\n  - {name: eng-kit, source: ${path.join(REPO_ROOT, "examples/engineering-kit")}}\nlibraries:\n  - {name: eng, plugins: [eng-kit]}\n${clients}`,
+    );
+    server = await startHttpServer(["--config", anonymous ? EXAMPLE_CONFIG : config], { env: { BODY_ADMIN: ADMIN_TOKEN } });
+  });
+  afterAll(async () => {
+    await server?.stop();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  const post = (route: string, headers: Record<string, string>, body: string | Buffer) =>
+    send(server.origin, { method: "POST", path: route, headers: { ...MCP_HEADERS, ...headers }, body });
+
+  it.each(["/mcp", "/reindex", "/health", "/"])("answers a latin1 charset on %s with 415 -32600, without a token", async (route) => {
+    const before = server.stderr().length;
+    const response = await post(route, { "content-type": "application/json; charset=latin1" }, "{}");
+    expect(response.status).toBe(415);
+    expectClean(response);
+    expect(rpcError(response)).toEqual({
+      jsonrpc: "2.0",
+      error: { code: -32600, message: "Unsupported charset: send JSON as UTF-8" },
+      id: null,
+    });
+    const refused = await logLinesAfter(server, before, `path=${route}`);
+    expect(refused).toEqual([
+      expect.stringMatching(
+        new RegExp(` warn request refused: Unsupported charset: send JSON as UTF-8 status=415 method=POST path=${route}$`),
+      ),
+    ]);
+  });
+
+  it("answers an unknown Content-Encoding with 415 -32600", async () => {
+    const response = await post("/mcp", { "content-encoding": "xyz" }, "{}");
+    expect(response.status).toBe(415);
+    expectClean(response);
+    expect(rpcError(response)).toEqual({
+      jsonrpc: "2.0",
+      error: { code: -32600, message: "Unsupported Content-Encoding: use identity, gzip, deflate or br" },
+      id: null,
+    });
+  });
+
+  it("answers a gzip body that does not inflate with 400 -32600", async () => {
+    const good = gzipSync(Buffer.from("{}"));
+    const response = await post("/reindex", { "content-encoding": "gzip" }, good.subarray(0, good.length - 6));
+    expect(response.status).toBe(400);
+    expectClean(response);
+    expect(rpcError(response)).toEqual({
+      jsonrpc: "2.0",
+      error: { code: -32600, message: "The body could not be read: check its Content-Encoding and length" },
+      id: null,
+    });
+  });
+
+  it("answers an unknown route with a JSON 404", async () => {
+    const headers: Record<string, string> = anonymous ? {} : { authorization: `Bearer ${ADMIN_TOKEN}` };
+    const response = await send(server.origin, { path: "/nope/../etc", headers });
+    expect(response.status).toBe(404);
+    expectClean(response);
+    expect(rpcError(response)).toMatchObject({ jsonrpc: "2.0", error: { code: -32600 }, id: null });
+  });
+
+  it("answers an array nested 5,000 deep as an invalid request (400 -32600), not a 500", async () => {
+    const headers: Record<string, string> = anonymous ? {} : { authorization: `Bearer ${ADMIN_TOKEN}` };
+    const response = await post("/mcp", headers, nested(5000));
+    expect(response.status).toBe(400);
+    expectClean(response);
+    expect(rpcError(response)).toEqual({
+      jsonrpc: "2.0",
+      error: { code: -32600, message: "Invalid Request: the body is nested deeper than 64 levels" },
+      id: 7,
+    });
+    expect(server.stderr()).not.toContain("Maximum call stack size exceeded");
+  });
+
+  it("still serves a body nested right up to the bound", async () => {
+    const headers: Record<string, string> = anonymous ? {} : { authorization: `Bearer ${ADMIN_TOKEN}` };
+    // {params: {x: [ … ]}}: the body object, params and x's arrays make 2 + 62 = 64 levels.
+    const response = await post("/mcp", headers, nested(62));
+    expect(response.status).toBe(200);
+    expect(rpcMessage(response)).toMatchObject({ jsonrpc: "2.0", id: 7, result: { resources: expect.any(Array) } });
+    expect((await post("/mcp", headers, nested(63))).status).toBe(400);
+  });
+});
+
+describe("a malformed initialize", () => {
+  let server: ServerProcess;
+  beforeAll(async () => {
+    server = await startHttpServer(["--config", EXAMPLE_CONFIG]);
+  });
+  afterAll(() => server?.stop());
+
+  const initialize = (params: unknown) =>
+    send(server.origin, {
+      method: "POST",
+      path: "/mcp",
+      headers: MCP_HEADERS,
+      body: JSON.stringify({ jsonrpc: "2.0", id: 3, method: "initialize", ...(params === undefined ? {} : { params }) }),
+    });
+
+  const MISSING_ALL =
+    "Invalid params for initialize: protocolVersion: a protocol version string such as 2025-11-25, capabilities: an object, clientInfo: an object {name, version}";
+
+  it.each([
+    { name: "without params", params: undefined, message: MISSING_ALL },
+    { name: "with {}", params: {}, message: MISSING_ALL },
+    {
+      name: "with a numeric protocolVersion",
+      params: { protocolVersion: 5, capabilities: {}, clientInfo: { name: "t", version: "1" } },
+      message: "Invalid params for initialize: protocolVersion: a protocol version string such as 2025-11-25",
+    },
+  ])("answers initialize $name with -32602 and a one-line message", async ({ params, message }) => {
+    const response = await initialize(params);
+    expect(response.status).toBe(200);
+    expect(rpcMessage(response)).toEqual({ jsonrpc: "2.0", id: 3, error: { code: -32602, message } });
+  });
+
+  it("still negotiates a well-formed initialize", async () => {
+    const response = await initialize({ protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "t", version: "1" } });
+    expect(rpcMessage(response)).toMatchObject({
+      id: 3,
+      result: { protocolVersion: "2025-06-18", serverInfo: { name: "skillshelf" } },
+    });
+  });
+});
