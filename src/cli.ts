@@ -1,9 +1,9 @@
 #!/usr/bin/env node
 // The only file that touches argv, the environment, signals, stdout/stderr and exit codes.
-import type { Server as HttpServer, ServerResponse } from "node:http";
+import type { ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import os from "node:os";
-import { parseArgs } from "node:util";
+import { format, parseArgs } from "node:util";
 import v8 from "node:v8";
 import { serveStdio } from "@modelcontextprotocol/server/stdio";
 import { type Config, configFromDirectories, ConfigInvalidError, formatConfigErrors, formatSchema, loadConfig } from "./config/index.js";
@@ -12,107 +12,231 @@ import { createLogger, LOG_LEVELS, type LogFormat, type Logger, type LogLevel, V
 import type { Client } from "./http/index.js";
 import { announceOverHttp, buildMcpServer, DEFAULT_VIEW, type RequestView, SessionRegistry } from "./mcp/index.js";
 import { compileScope, scopeOn } from "./resolve/index.js";
-import { buildHealth, formatCheckReport, hasProblems } from "./health/index.js";
-import { defaultCacheDir } from "./sources/index.js";
+import { buildHealth, formatCheckReport, hasProblems, healthChanges, type HealthReport } from "./health/index.js";
+import { cacheDirProblem, defaultCacheDir } from "./sources/index.js";
+import { type CommandSpec, commandNamed, EXIT_CODES, formatCommandHelp, formatOverview, formatUsageHint, parseOptionsOf } from "./usage.js";
 
-const EXIT_OK = 0;
-const EXIT_PROBLEMS = 1;
-const EXIT_USAGE = 2;
 /** How long SIGTERM waits for requests in flight before it cuts what is left. */
 const DRAIN_GRACE_MS = 10_000;
-const EXIT_CREDENTIAL = 3;
 
-class UsageError extends Error {}
-
-const USAGE = `Usage:
-  skillshelf serve [--config FILE] [DIR…] [--transport http|stdio] [--host H] [--port N] [--cache-dir D]
-                   [--library L] [--categories C]… [--tags T]… [--allowed-hosts H]… [--allowed-origins O]…
-                   [--log-level debug|info|warn|error] [--log-format text|json] [--drain-seconds S]
-  skillshelf check [--config FILE] [DIR…] [--json] [--cache-dir D]
-  skillshelf schema`;
-
-const OPTIONS = {
-  config: { type: "string" },
-  transport: { type: "string" },
-  host: { type: "string" },
-  port: { type: "string" },
-  "cache-dir": { type: "string" },
-  library: { type: "string" },
-  categories: { type: "string", multiple: true },
-  tags: { type: "string", multiple: true },
-  "allowed-hosts": { type: "string", multiple: true },
-  "allowed-origins": { type: "string", multiple: true },
-  "log-level": { type: "string" },
-  "log-format": { type: "string" },
-  "drain-seconds": { type: "string" },
-  json: { type: "boolean" },
-  help: { type: "boolean", short: "h" },
-} as const;
-
-type Values = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>>["values"];
-
-function setting(
-  values: Values,
-  flag: "config" | "transport" | "host" | "port" | "cache-dir" | "log-level" | "drain-seconds",
-  env: string,
-): string | undefined {
-  return values[flag] ?? (process.env[env] === undefined || process.env[env] === "" ? undefined : process.env[env]);
+/** A bad command, flag, environment value or config: every problem found, one per line. */
+class UsageError extends Error {
+  constructor(
+    readonly problems: readonly string[],
+    readonly command?: CommandSpec,
+  ) {
+    super(problems.join("\n"));
+  }
 }
 
-function oneOf<T extends string>(name: string, value: string, allowed: readonly T[]): T {
-  if ((allowed as readonly string[]).includes(value)) return value as T;
-  throw new UsageError(`--${name} must be one of ${allowed.join(", ")} (got '${value}')`);
+type Values = Record<string, string | boolean | string[] | undefined>;
+
+/** What the operator set: the flag, else its environment variable (empty counts as unset). */
+function setting(command: CommandSpec, values: Values, name: string): string | undefined {
+  const flag = values[name];
+  if (typeof flag === "string") return flag;
+  const env = command.flags.find((spec) => spec.name === name)?.env;
+  const fromEnv = env === undefined ? undefined : process.env[env];
+  return fromEnv === undefined || fromEnv === "" ? undefined : fromEnv;
 }
 
-async function readConfig(values: Values, dirs: readonly string[]): Promise<Config> {
-  const file = setting(values, "config", "SKILLSHELF_CONFIG");
-  if (file !== undefined && dirs.length > 0) throw new UsageError("give either --config FILE or directories, not both");
+/** A repeatable flag, else its environment variable as a comma-separated list. */
+function listSetting(command: CommandSpec, values: Values, name: string): string[] {
+  const flag = values[name];
+  if (Array.isArray(flag)) return flag;
+  const env = command.flags.find((spec) => spec.name === name)?.env;
+  const fromEnv = env === undefined ? undefined : process.env[env];
+  return (fromEnv ?? "")
+    .split(",")
+    .map((item) => item.trim())
+    .filter((item) => item !== "");
+}
+
+/** Where a bad value came from, as the operator wrote it: `--port`, or `SKILLSHELF_PORT` when no flag was given. */
+function sourceOf(command: CommandSpec, values: Values, name: string): string {
+  const env = command.flags.find((spec) => spec.name === name)?.env;
+  return values[name] !== undefined || env === undefined ? `--${name}` : env;
+}
+
+async function readConfig(command: CommandSpec, values: Values, dirs: readonly string[]): Promise<Config> {
+  const file = setting(command, values, "config");
+  if (file !== undefined && dirs.length > 0) throw new UsageError(["give either --config FILE or directories, not both"], command);
   if (file !== undefined) return loadConfig(file);
-  if (dirs.length === 0) throw new UsageError("give --config FILE (or SKILLSHELF_CONFIG), or one or more skill directories");
+  if (dirs.length === 0) throw new UsageError(["give --config FILE (or SKILLSHELF_CONFIG), or one or more skill directories"], command);
   const result = configFromDirectories(dirs, process.cwd());
   if (!result.ok) throw new ConfigInvalidError(result.errors);
   return result.config;
 }
 
 /** Where git fetches are cached: --cache-dir, SKILLSHELF_CACHE_DIR, else the user's cache directory. */
-function cacheDirOf(values: Values): string {
-  return setting(values, "cache-dir", "SKILLSHELF_CACHE_DIR") ?? defaultCacheDir(process.env, os.homedir());
+function cacheDirOf(command: CommandSpec, values: Values): string {
+  return setting(command, values, "cache-dir") ?? defaultCacheDir(process.env, os.homedir());
 }
 
-async function runCheck(values: Values, dirs: readonly string[]): Promise<number> {
-  const config = await readConfig(values, dirs);
-  const service = await ShelfService.start(config, () => new Date(), { cacheDir: cacheDirOf(values), env: process.env });
+/** The cache directory if it can be written. One given by the operator that cannot is a usage error; the default
+ *  that cannot (a service user without a writable home) is one warning, and the server runs without a record:
+ *  git clones go to a private temporary directory and local harvests are not recorded. */
+async function usableCacheDir(
+  command: CommandSpec,
+  values: Values,
+  dir: string,
+  warn: (message: string, fields: Record<string, string>) => void,
+): Promise<string | undefined> {
+  const problem = await cacheDirProblem(dir);
+  if (problem === undefined) return dir;
+  if (setting(command, values, "cache-dir") !== undefined) {
+    throw new UsageError([`${sourceOf(command, values, "cache-dir")}: the directory ${dir} cannot be written (${problem})`], command);
+  }
+  warn("cache directory not writable: running without a harvest record; set --cache-dir or SKILLSHELF_CACHE_DIR to a writable directory", {
+    path: dir,
+    error: problem,
+  });
+  return undefined;
+}
+
+async function runCheck(command: CommandSpec, values: Values, dirs: readonly string[]): Promise<number> {
+  const config = await readConfig(command, values, dirs);
+  const cacheDir = await usableCacheDir(command, values, cacheDirOf(command, values), (message, fields) =>
+    process.stderr.write(`skillshelf check: warning: ${message} (${fields["path"]}: ${fields["error"]})\n`),
+  );
+  const service = await ShelfService.start(config, () => new Date(), { ...(cacheDir === undefined ? {} : { cacheDir }), env: process.env });
   await service.close();
   const report = buildHealth(service.current);
-  process.stdout.write(values.json ? `${JSON.stringify(report, null, 2)}\n` : formatCheckReport(report));
-  return hasProblems(report) ? EXIT_PROBLEMS : EXIT_OK;
+  process.stdout.write(values["json"] === true ? `${JSON.stringify(report, null, 2)}\n` : formatCheckReport(report));
+  return hasProblems(report) ? EXIT_CODES.problems : EXIT_CODES.ok;
 }
 
-async function runServe(values: Values, dirs: readonly string[]): Promise<number> {
-  const transport = oneOf("transport", setting(values, "transport", "SKILLSHELF_TRANSPORT") ?? "http", ["http", "stdio"] as const);
-  const logLevel = oneOf("log-level", setting(values, "log-level", "SKILLSHELF_LOG_LEVEL") ?? "info", LOG_LEVELS);
-  const logFormat = oneOf<LogFormat>("log-format", values["log-format"] ?? "text", ["text", "json"]);
+/** Everything `serve` is told by flags and the environment, each value checked before anything is harvested. */
+interface ServeSettings {
+  readonly transport: "http" | "stdio";
+  readonly host: string;
+  readonly port: number;
+  readonly drainMs: number;
+  readonly logLevel: LogLevel;
+  readonly logFormat: LogFormat;
+  readonly allowedHosts: readonly string[];
+  readonly allowedOrigins: readonly string[];
+  readonly allowAnyHost: boolean;
+  readonly cacheDir: string;
+}
+
+/** Reads and checks every setting of `serve`; a UsageError names every bad one at once. */
+function readServeSettings(command: CommandSpec, values: Values): ServeSettings {
+  const problems: string[] = [];
+  const pick = <T extends string>(name: string, fallback: T, allowed: readonly T[]): T => {
+    const raw = setting(command, values, name) ?? fallback;
+    if ((allowed as readonly string[]).includes(raw)) return raw as T;
+    problems.push(`${sourceOf(command, values, name)} must be one of ${allowed.join(", ")} (got '${raw}')`);
+    return fallback;
+  };
+  const transport = pick("transport", "http", ["http", "stdio"] as const);
+  const logLevel = pick<LogLevel>("log-level", "info", LOG_LEVELS);
+  const logFormat = pick<LogFormat>("log-format", "text", ["text", "json"]);
+  const rawPort = setting(command, values, "port") ?? "8000";
+  const port = Number(rawPort);
+  if (!/^\d+$/.test(rawPort) || port > 65535) {
+    problems.push(`${sourceOf(command, values, "port")} must be a number from 0 to 65535 (got '${rawPort}')`);
+  }
+  const rawDrain = setting(command, values, "drain-seconds") ?? "5";
+  const drain = Number(rawDrain);
+  if (!/^\d+(\.\d+)?$/.test(rawDrain) || drain > 3600) {
+    problems.push(`${sourceOf(command, values, "drain-seconds")} must be a number of seconds from 0 to 3600 (got '${rawDrain}')`);
+  }
+  const host = setting(command, values, "host") ?? "127.0.0.1";
+  if (host.trim() === "" || /[/\s]/.test(host)) {
+    problems.push(`${sourceOf(command, values, "host")} must be an address or a host name, without scheme or path (got '${host}')`);
+  }
+  const allowedHosts = listSetting(command, values, "allowed-hosts");
+  for (const name of allowedHosts) {
+    // The Host check compares names without the port: `tools.example:8443` or `https://…` would never match.
+    if (!/^(\[[0-9a-f:.]+\]|[^\s/:[\]]+)$/i.test(name)) {
+      problems.push(
+        `${sourceOf(command, values, "allowed-hosts")} takes a host name without scheme or port, e.g. tools.example (got '${name}')`,
+      );
+    }
+  }
+  const allowedOrigins = listSetting(command, values, "allowed-origins");
+  const anyHost = values["allow-any-host"] === true ? "true" : (setting(command, values, "allow-any-host") ?? "false");
+  if (!["true", "false", "1", "0"].includes(anyHost)) {
+    problems.push(`SKILLSHELF_ALLOW_ANY_HOST must be true or false (got '${anyHost}')`);
+  }
+  const allowAnyHost = anyHost === "true" || anyHost === "1";
+  if (transport === "stdio") {
+    for (const name of ["host", "port", "allowed-hosts", "allowed-origins", "allow-any-host", "drain-seconds"]) {
+      if (values[name] !== undefined) problems.push(`--${name} applies to --transport http only`);
+    }
+  } else {
+    for (const name of ["library", "categories", "tags"]) {
+      if (values[name] !== undefined)
+        problems.push(`--${name} applies to --transport stdio only; over HTTP a client's scope is its ceiling`);
+    }
+  }
+  const cacheDir = setting(command, values, "cache-dir") ?? defaultCacheDir(process.env, os.homedir());
+  if (problems.length > 0) throw new UsageError(problems, command);
+  return { transport, host, port, drainMs: drain * 1000, logLevel, logFormat, allowedHosts, allowedOrigins, allowAnyHost, cacheDir };
+}
+
+async function runServe(command: CommandSpec, values: Values, dirs: readonly string[]): Promise<number> {
+  const settings = readServeSettings(command, values);
+  const { transport, host, port } = settings;
   const log = createLogger(
     (line) => process.stderr.write(`${line}\n`),
-    logFormat,
-    logLevel as LogLevel,
+    settings.logFormat,
+    settings.logLevel,
     () => new Date(),
   );
-  const config = await readConfig(values, dirs);
+  routeConsole(log);
   // Express and the HTTP face are loaded only to serve HTTP (a stdio server or `check` would pay ~50 ms and ~9 MB
-  // for nothing), and while the shelf is built: once it is served, watch setup competes for the event loop.
+  // for nothing), while the config is read.
   const httpFace = transport === "http" ? import("./http/index.js") : undefined;
+  const config = await readConfig(command, values, dirs);
+  // Tokens are read before anything is harvested, and so is the address checked: a mistake costs a second, not a
+  // cold start's git fetches.
+  const clients = transport === "http" ? readClients(config) : [];
+  const face = httpFace === undefined ? undefined : await httpFace;
+  if (face !== undefined) {
+    const refusal = face.refuseExposure(host, settings.allowedHosts, settings.allowAnyHost);
+    if (refusal !== undefined) throw new UsageError([refusal], command);
+    await face.checkListen(host, port);
+  }
+  const cacheDir = await usableCacheDir(command, values, settings.cacheDir, (message, fields) => log.log("warn", message, fields));
+  const metrics = face === undefined ? undefined : new face.ServerMetrics((record) => log.log("debug", "request", { ...record }));
+  let report: HealthReport | undefined;
+  const onRebuilt = (seconds: number, swapped: boolean): void => {
+    metrics?.observeRebuild(seconds, swapped);
+    const shelf = live.service.current;
+    const counts = report === undefined ? {} : { skills: report.skills, prompts: report.prompts, status: report.status };
+    log.log(swapped ? "info" : "debug", swapped ? "shelf rebuilt" : "rebuild changed nothing", {
+      generation: shelf.generation,
+      ...counts,
+      seconds: Math.round(seconds * 1000) / 1000,
+    });
+  };
   // A restart serves the recorded local harvests at once; the live shelf verifies them against the disk next.
-  const live = await startLiveShelf(config, () => new Date(), { cacheDir: cacheDirOf(values), env: process.env, log, fromRecord: true });
+  const live = await startLiveShelf(config, () => new Date(), {
+    ...(cacheDir === undefined ? {} : { cacheDir }),
+    env: process.env,
+    log,
+    fromRecord: true,
+    onRebuilt,
+  });
   const service = live.service;
   service.startRefreshTimers();
   const shelf = service.current;
   // Counted here, not through buildHealth: that would run the citation audit before the first request.
   const skills = [...shelf.libraries.values()].reduce((sum, library) => sum + library.skills.size, 0);
   log.log("info", "shelf built", { generation: shelf.generation, libraries: shelf.libraries.size, skills });
-  service.holder.onSwap((next) => log.log("info", "shelf rebuilt", { generation: next.generation }));
+  // Every problem of the first shelf is logged once it is served (the citation audit waits until then), then only
+  // what changes: a skill skipped or back, a conflict, a dangling citation, a plugin failed or recovered.
+  const logChanges = (next: HealthReport): void => {
+    for (const change of healthChanges(report, next)) log.log(change.level, change.message, change.fields);
+    report = next;
+  };
+  setImmediate(() => logChanges(buildHealth(service.current)));
+  service.holder.onSwap((next) => logChanges(buildHealth(next)));
+  const contents = new ContentCache();
   const deps = {
-    shelf: new ShelfReader(service.holder, new ContentCache()),
+    shelf: new ShelfReader(service.holder, contents),
     version: VERSION,
     ttlMs: config.ttlMs,
     onWarning: (path: string, message: string) => log.log("warn", message, { path }),
@@ -121,13 +245,13 @@ async function runServe(values: Values, dirs: readonly string[]): Promise<number
   if (transport === "stdio") {
     // Over stdio there is no token: the flags set the ceiling, refused at startup like a bad argument.
     const ceiling = {
-      ...(values.library === undefined ? {} : { library: values.library }),
-      categories: values.categories ?? [],
-      tags: values.tags ?? [],
+      ...(typeof values["library"] === "string" ? { library: values["library"] } : {}),
+      categories: listSetting(command, values, "categories"),
+      tags: listSetting(command, values, "tags"),
     };
     // Refused at startup against the first shelf; each connection then compiles it against the shelf it reads.
     const compiled = compileScope(service.current, null, ceiling);
-    if (!compiled.ok) throw new UsageError(compiled.message);
+    if (!compiled.ok) throw new UsageError([compiled.message], command);
     const view: RequestView = { ...DEFAULT_VIEW, scopeOn: scopeOn(null, ceiling), personal: compiled.scope.key !== "*" };
     const sessions = new SessionRegistry();
     service.holder.onSwap((next, previous) => void sessions.announce(previous, next));
@@ -146,7 +270,7 @@ async function runServe(values: Values, dirs: readonly string[]): Promise<number
         void handle
           .close()
           .then(() => live.close())
-          .then(() => resolve(EXIT_OK));
+          .then(() => resolve(EXIT_CODES.ok));
       process.once("SIGTERM", stop);
       process.once("SIGINT", stop);
       process.stdin.once("end", stop);
@@ -155,16 +279,15 @@ async function runServe(values: Values, dirs: readonly string[]): Promise<number
     return stopped;
   }
 
-  const host = setting(values, "host", "SKILLSHELF_HOST") ?? "127.0.0.1";
-  const port = parsePort(setting(values, "port", "SKILLSHELF_PORT") ?? "8000");
-  const drainMs = parseSeconds("drain-seconds", setting(values, "drain-seconds", "SKILLSHELF_DRAIN_SECONDS") ?? "5") * 1000;
-  const { createHttpApp } = await (httpFace ?? import("./http/index.js"));
+  const { createHttpApp, listen, isLoopback } = face ?? (await import("./http/index.js"));
   const { app, mcp, inFlight, readiness } = createHttpApp(service.holder, deps, {
     host,
-    allowedHosts: values["allowed-hosts"] ?? [],
-    allowedOrigins: values["allowed-origins"] ?? [],
+    allowedHosts: settings.allowedHosts,
+    allowedOrigins: settings.allowedOrigins,
+    allowAnyHost: settings.allowAnyHost,
+    ...(metrics === undefined ? {} : { metrics }),
     access: {
-      clients: readClients(config),
+      clients,
       anonymous: config.anonymous,
       ...(config.anonymousScope === undefined ? {} : { anonymousScope: config.anonymousScope }),
     },
@@ -172,11 +295,12 @@ async function runServe(values: Values, dirs: readonly string[]): Promise<number
     onError: (error) => logError(log, error),
     onRefused: (reason, fields) => log.log("warn", `request refused: ${reason}`, fields),
   });
-  const server = await new Promise<HttpServer>((resolve, reject) => {
-    const listening = app.listen(port, host, () => resolve(listening));
-    listening.on("request", (_req, res: ServerResponse) => inFlight.track(res));
-    listening.once("error", reject);
+  const server = await listen(app, host, port).catch(async (error: unknown) => {
+    await live.close();
+    throw error;
   });
+  server.on("request", (_req, res: ServerResponse) => inFlight.track(res));
+  metrics?.watch(service.holder, contents.stats);
   // 2026-07-28 clients hear of changes on their subscriptions/listen streams; stateless 2025 HTTP cannot.
   service.holder.onSwap((next, previous) => announceOverHttp(mcp.notify, previous, next));
   const address = server.address() as AddressInfo;
@@ -189,15 +313,15 @@ async function runServe(values: Values, dirs: readonly string[]): Promise<number
       if (endWindow !== undefined) return endWindow();
       // Not ready first, still accepting: a load balancer polling /readyz stops sending new requests here.
       readiness.markDraining();
-      log.log("info", "not ready: draining", { seconds: drainMs / 1000 });
-      const windowTimer = setTimeout(() => endWindow?.(), drainMs);
+      log.log("info", "not ready: draining", { seconds: settings.drainMs / 1000 });
+      const windowTimer = setTimeout(() => endWindow?.(), settings.drainMs);
       endWindow = (): void => {
         endWindow = () => undefined;
         clearTimeout(windowTimer);
         log.log("info", "draining in-flight requests");
         // Stop accepting, end the open subscriptions/listen streams (they never finish by themselves), close idle
         // keep-alive sockets, and let requests in flight finish; whatever still hangs after the grace is cut.
-        server.close(() => void live.close().then(() => resolve(EXIT_OK)));
+        server.close(() => void live.close().then(() => resolve(EXIT_CODES.ok)));
         server.closeIdleConnections();
         void inFlight
           .drained()
@@ -209,79 +333,124 @@ async function runServe(values: Values, dirs: readonly string[]): Promise<number
     process.on("SIGTERM", stop);
     process.on("SIGINT", stop);
   });
+  if (settings.allowAnyHost && settings.allowedHosts.length === 0 && !isLoopback(host)) {
+    log.log("warn", "any Host header is accepted (--allow-any-host): put the server behind a proxy that checks it");
+  }
   log.log("info", `listening on http://${shownHost}:${address.port}/mcp`);
   return stopped;
 }
 
-/** Tokens come from the environment when the server starts; an unset one names its variable, never a value. */
+/** Tokens come from the environment when the server starts; every unset one is named (its variable, never a
+ *  value), all at once. */
 function readClients(config: Config): Client[] {
-  return config.clients.map((client) => {
-    const token = process.env[client.token.env];
-    if (token === undefined || token === "") {
-      throw new UsageError(`client '${client.name}': the environment variable ${client.token.env} that holds its token is not set`);
-    }
-    return { name: client.name, token, scope: client.scope, admin: client.admin };
-  });
+  const unset = config.clients.filter((client) => (process.env[client.token.env] ?? "") === "");
+  if (unset.length > 0) {
+    throw new UsageError(
+      unset.map((client) => `client '${client.name}': the environment variable ${client.token.env} that holds its token is not set`),
+    );
+  }
+  return config.clients.map((client) => ({
+    name: client.name,
+    token: process.env[client.token.env] as string,
+    scope: client.scope,
+    admin: client.admin,
+  }));
 }
 
-function parsePort(raw: string): number {
-  const port = Number(raw);
-  if (!/^\d+$/.test(raw) || port > 65535) throw new UsageError(`--port must be a number from 0 to 65535 (got '${raw}')`);
-  return port;
-}
-
-function parseSeconds(name: string, raw: string): number {
-  const seconds = Number(raw);
-  if (!/^\d+(\.\d+)?$/.test(raw) || seconds > 3600)
-    throw new UsageError(`--${name} must be a number of seconds from 0 to 3600 (got '${raw}')`);
-  return seconds;
+/** The SDK and libraries write to the console; their lines go through the logger, in its format, on stderr (over
+ *  stdio, stdout belongs to the protocol). */
+function routeConsole(log: Logger): void {
+  const to =
+    (level: LogLevel) =>
+    (...args: unknown[]): void =>
+      log.log(level, format(...args));
+  console.error = to("error");
+  console.warn = to("warn");
+  console.log = to("info");
+  console.info = to("info");
+  console.debug = to("debug");
 }
 
 function logError(log: Logger, error: unknown): void {
   log.log("error", error instanceof Error ? error.message : String(error));
 }
 
+/** `help`, `--help`, `--version`, or a command with its flags. Help goes to stdout, errors to stderr. */
 async function main(argv: readonly string[]): Promise<number> {
-  const [command, ...rest] = argv;
-  if (command === "schema") {
-    process.stdout.write(formatSchema());
-    return EXIT_OK;
+  const [name, ...rest] = argv;
+  if (name === "--version" || name === "-V") {
+    process.stdout.write(`skillshelf ${VERSION}\n`);
+    return EXIT_CODES.ok;
   }
-  if (command !== "serve" && command !== "check") {
-    process.stderr.write(
-      `${command === undefined || command === "--help" || command === "-h" ? "" : `Unknown command: ${command}\n`}${USAGE}\n`,
-    );
-    return command === "--help" || command === "-h" ? EXIT_OK : EXIT_USAGE;
+  if (name === undefined || name === "--help" || name === "-h") {
+    (name === undefined ? process.stderr : process.stdout).write(formatOverview());
+    return name === undefined ? EXIT_CODES.usage : EXIT_CODES.ok;
+  }
+  const command = commandNamed(name);
+  if (command === undefined) {
+    process.stderr.write(`skillshelf: unknown command '${name}'\n${formatUsageHint(undefined)}`);
+    return EXIT_CODES.usage;
   }
   let parsed;
   try {
-    parsed = parseArgs({ args: [...rest], options: OPTIONS, allowPositionals: true, strict: true });
+    parsed = parseArgs({ args: [...rest], options: parseOptionsOf(command), allowPositionals: true, strict: true });
   } catch (error) {
-    process.stderr.write(`${(error as Error).message}\n${USAGE}\n`);
-    return EXIT_USAGE;
+    process.stderr.write(`skillshelf ${command.name}: ${(error as Error).message}\n${formatUsageHint(command)}`);
+    return EXIT_CODES.usage;
   }
-  if (parsed.values.help) {
-    process.stdout.write(`${USAGE}\n`);
-    return EXIT_OK;
+  const values = parsed.values as Values;
+  if (values["help"] === true) {
+    process.stdout.write(formatCommandHelp(command));
+    return EXIT_CODES.ok;
   }
   try {
-    return command === "check" ? await runCheck(parsed.values, parsed.positionals) : await runServe(parsed.values, parsed.positionals);
+    switch (command.name) {
+      case "help":
+        return runHelp(parsed.positionals);
+      case "schema":
+        if (parsed.positionals.length > 0) throw new UsageError([`unexpected argument '${parsed.positionals[0]}'`], command);
+        process.stdout.write(formatSchema());
+        return EXIT_CODES.ok;
+      case "check":
+        return await runCheck(command, values, parsed.positionals);
+      default:
+        return await runServe(command, values, parsed.positionals);
+    }
   } catch (error) {
     if (error instanceof ConfigInvalidError) {
       process.stderr.write(`${formatConfigErrors(error.errors)}\n`);
-      return EXIT_USAGE;
+      return EXIT_CODES.usage;
     }
     if (error instanceof UsageError) {
-      process.stderr.write(`${error.message}\n${USAGE}\n`);
-      return EXIT_USAGE;
+      const prefix = `skillshelf ${command.name}: `;
+      process.stderr.write(`${error.problems.map((problem) => prefix + problem).join("\n")}\n${formatUsageHint(error.command)}`);
+      return EXIT_CODES.usage;
     }
     if (error instanceof CredentialRefusedError) {
       // The message names the fetch and the reason, never a credential.
       process.stderr.write(`skillshelf: ${error.message}\n`);
-      return EXIT_CREDENTIAL;
+      return EXIT_CODES.credential;
+    }
+    if (error instanceof Error && error.name === "ListenError") {
+      process.stderr.write(`skillshelf: ${error.message}\n`);
+      return EXIT_CODES.listen;
     }
     throw error;
   }
+}
+
+function runHelp(topics: readonly string[]): number {
+  if (topics.length === 0) {
+    process.stdout.write(formatOverview());
+    return EXIT_CODES.ok;
+  }
+  const command = topics.length === 1 ? commandNamed(topics[0] as string) : undefined;
+  if (command === undefined) {
+    process.stderr.write(`skillshelf help: no command '${topics.join(" ")}'\n${formatUsageHint(undefined)}`);
+    return EXIT_CODES.usage;
+  }
+  process.stdout.write(formatCommandHelp(command));
+  return EXIT_CODES.ok;
 }
 
 /** V8 lets a busy heap grow to up to 4× what is live before collecting it; a server holding a large shelf then peaks
@@ -297,6 +466,6 @@ main(process.argv.slice(2)).then(
   (code) => process.exit(code),
   (error: unknown) => {
     process.stderr.write(`skillshelf: ${error instanceof Error ? error.message : String(error)}\n`);
-    process.exit(70);
+    process.exit(EXIT_CODES.internal);
   },
 );

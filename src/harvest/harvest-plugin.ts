@@ -8,7 +8,7 @@ import { sharedPacer } from "./pacer.js";
 import { compareCodeUnits, errorCode, VERSION } from "../address/index.js";
 import { harvestPrompts, selectPromptGlobs } from "./prompts.js";
 import { compileSkillGlobs, harvestSkills } from "./skills.js";
-import { isUnreadableReason } from "./reasons.js";
+import { isUnreadableReason, REASONS } from "./reasons.js";
 import { SkipRows } from "./skip-rows.js";
 import { openRoot, walkRoot, type WalkEntry } from "./walk.js";
 import type { DiskFile, HarvestedPlugin, PluginMeta } from "./types.js";
@@ -88,6 +88,7 @@ async function harvestRoot(input: HarvestInput, rootReal: string): Promise<Harve
     skipped: new SkipRows(),
     priorSkills: new Map(input.previous?.status === "ok" ? input.previous.skills.map((s) => [s.dir, s]) : []),
   };
+  for (const row of walk.unreadable) ctx.skipped.add(row.path, REASONS.unreadableDirectory(row.code));
 
   const { skills, skillDirs, addresses } = await harvestSkills(ctx, compileSkillGlobs(skillPatterns));
   const libraryFiles = await harvestLibraryFiles(ctx, compileFileGlobs(filePatterns), { skillDirs, addresses });

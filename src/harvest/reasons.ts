@@ -7,10 +7,11 @@ export const MAX_SKILL_FILES = 512;
 export const MAX_SKILL_BYTES = 16 * 1024 * 1024;
 
 const UNREADABLE = "The file could not be read";
+const UNREADABLE_DIRECTORY = "The directory could not be read; nothing under it is served";
 
 /** Whether a skip row says a read failed (a failure that may pass, unlike every other reason). */
 export function isUnreadableReason(reason: string): boolean {
-  return reason.startsWith(`${UNREADABLE} (`);
+  return reason.startsWith(`${UNREADABLE} (`) || reason.startsWith(`${UNREADABLE_DIRECTORY} (`);
 }
 
 export const REASONS = {
@@ -43,5 +44,6 @@ export const REASONS = {
       ? "The library file lies inside the whole-plugin skill."
       : `The library file's address lies inside the skill ${quote(address)} (directory ${quote(dir)}).`,
   unreadable: (code: string): string => `${UNREADABLE} (${code}).`,
+  unreadableDirectory: (code: string): string => `${UNREADABLE_DIRECTORY} (${code}).`,
   promptNotUtf8: "The prompt file is not valid UTF-8.",
 } as const;

@@ -4,7 +4,7 @@ import nodePath from "node:path";
 
 import type { GlobSet } from "./globs.js";
 import type { Pacer } from "./pacer.js";
-import { isHiddenSegment, joinPath } from "../address/index.js";
+import { errorCode, isHiddenSegment, joinPath } from "../address/index.js";
 import type { DiskFile } from "./types.js";
 
 export interface WalkEntry extends DiskFile {
@@ -17,6 +17,9 @@ export interface WalkResult {
   readonly files: WalkEntry[];
   /** Paths of symlinks whose target lies outside the root: dropped, reported only where they would be served. */
   readonly escapes: string[];
+  /** Directories that could not be listed (permissions, I/O), by path relative to the root (`.` the root), with
+   *  the error code: reported as skipped rows, never silently dropped. */
+  readonly unreadable: { readonly path: string; readonly code: string }[];
 }
 
 export type RootCheck = { readonly ok: true; readonly real: string } | { readonly ok: false; readonly problem: "missing" | "notDirectory" };
@@ -47,6 +50,7 @@ interface PendingDir {
 export async function walkRoot(rootReal: string, optIns: GlobSet, pacer: Pacer): Promise<WalkResult> {
   const files: WalkEntry[] = [];
   const escapes: string[] = [];
+  const unreadable: { path: string; code: string }[] = [];
   const rootPrefix = rootReal.endsWith(nodePath.sep) ? rootReal : rootReal + nodePath.sep;
   // Containment on real paths: a link that resolves outside the root must never be read through.
   const isInside = (real: string): boolean => real === rootReal || real.startsWith(rootPrefix);
@@ -68,8 +72,11 @@ export async function walkRoot(rootReal: string, optIns: GlobSet, pacer: Pacer):
     let dirents: Dirent[];
     try {
       dirents = fs.readdirSync(dir.real, { withFileTypes: true });
-    } catch {
-      continue; // Unreadable (permissions, vanished): the rest of the plugin still serves.
+    } catch (error) {
+      // Unreadable (permissions, I/O): reported, and the rest of the plugin still serves. Vanished: nothing to say.
+      const code = errorCode(error);
+      if (code !== "ENOENT") unreadable.push({ path: dir.rel === "" ? "." : dir.rel, code });
+      continue;
     }
     const chain = [...dir.chain, dir.real];
     for (const dirent of dirents) {
@@ -107,5 +114,5 @@ export async function walkRoot(rootReal: string, optIns: GlobSet, pacer: Pacer):
       // Sockets, FIFOs and devices are never harvested.
     }
   }
-  return { files, escapes };
+  return { files, escapes, unreadable };
 }

@@ -1,6 +1,7 @@
 // The operator's report (§10), computed from a shelf: pure, so `check --json` and `GET /health` agree.
 import type { Shelf } from "../shelf/index.js";
 import { auditCitations } from "./citations.js";
+import { type HealthStatus, type ProblemCounts, statusOf } from "./status.js";
 
 interface LibraryHealth {
   description: string;
@@ -31,7 +32,7 @@ interface PluginHealth {
 }
 
 export interface HealthReport {
-  status: "ok" | "degraded";
+  status: HealthStatus;
   generation: number;
   built: string;
   skills: number;
@@ -83,11 +84,8 @@ export function buildHealth(shelf: Shelf): HealthReport {
   }
   const fetches: HealthReport["fetches"] = {};
   for (const [key, report] of shelf.fetches) fetches[key] = { ...report };
-  const degraded =
-    Object.values(fetches).some((f) => f.status !== "ok" || f.watch === "degraded") ||
-    Object.values(plugins).some((p) => p.status === "failed");
   return {
-    status: degraded ? "degraded" : "ok",
+    status: statusOf(countProblems({ libraries, plugins, fetches })),
     generation: shelf.generation,
     built: shelf.built,
     skills,
@@ -98,11 +96,26 @@ export function buildHealth(shelf: Shelf): HealthReport {
   };
 }
 
-/** Whether `check` should exit 1: anything skipped, dangling, conflicting or failed. */
+/** What a report found, counted (docs/operations.md defines the status words these decide). */
+export function countProblems(report: Pick<HealthReport, "libraries" | "plugins" | "fetches">): ProblemCounts {
+  const libraries = Object.values(report.libraries);
+  const plugins = Object.values(report.plugins);
+  const fetches = Object.values(report.fetches);
+  const sum = (counts: number[]): number => counts.reduce((a, b) => a + b, 0);
+  return {
+    skipped: sum(plugins.map((p) => p.skipped?.length ?? 0)) + sum(libraries.map((l) => l.skipped?.length ?? 0)),
+    conflicts: sum(libraries.map((l) => Object.keys(l.conflicts ?? {}).length)),
+    dangling: sum(plugins.map((p) => p.dangling?.length ?? 0)),
+    failedPlugins: plugins.filter((p) => p.status === "failed").length,
+    plugins: plugins.length,
+    failedLibraries: libraries.filter((l) => l.error !== undefined).length,
+    staleFetches: fetches.filter((f) => f.status === "stale").length,
+    failedFetches: fetches.filter((f) => f.status === "failed").length,
+    unwatched: fetches.filter((f) => f.watch === "degraded").length,
+  };
+}
+
+/** Whether `check` should exit 1: any status but ok. */
 export function hasProblems(report: HealthReport): boolean {
-  return (
-    report.status !== "ok" ||
-    Object.values(report.libraries).some((l) => l.error !== undefined || l.skipped !== undefined || l.conflicts !== undefined) ||
-    Object.values(report.plugins).some((p) => p.skipped !== undefined || p.dangling !== undefined || p.status === "failed")
-  );
+  return report.status !== "ok";
 }

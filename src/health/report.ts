@@ -1,11 +1,13 @@
 // `skillshelf check` in words: what would be served, then every problem, one line each.
 import { formatCount } from "../resolve/index.js";
-import type { HealthReport } from "./health.js";
+import { countProblems, type HealthReport } from "./health.js";
+import { formatProblemCounts } from "./status.js";
 
 export function formatCheckReport(report: HealthReport): string {
   const libraries = Object.keys(report.libraries).length;
+  const status = report.status === "ok" ? "ok" : `${report.status}: ${formatProblemCounts(countProblems(report))}`;
   const lines: string[] = [
-    `${formatCount(report.skills, "skill")} and ${formatCount(report.prompts, "prompt")} in ${libraries} ${libraries === 1 ? "library" : "libraries"} (${report.status})`,
+    `${formatCount(report.skills, "skill")} and ${formatCount(report.prompts, "prompt")} in ${libraries} ${libraries === 1 ? "library" : "libraries"} (${status})`,
   ];
   for (const [name, library] of Object.entries(report.libraries)) {
     const counts = [

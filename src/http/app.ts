@@ -8,18 +8,22 @@ import type { ShelfHolder } from "../live/index.js";
 import { buildMcpServer, DEFAULT_VIEW, parseRequestSettings, type RequestView, type ServerDeps } from "../mcp/index.js";
 import { compileScope, scopeOn } from "../resolve/index.js";
 import { authenticate, callerOf, formatAuthInfo, requireAdmin, type Access } from "./access.js";
-import { buildHealth } from "../health/index.js";
+import { buildHealth, httpStatusOf } from "../health/index.js";
 import { formatOpenApi } from "./openapi.js";
 import { InFlight } from "./in-flight.js";
 import { renderShelfPage } from "./page.js";
 import { Readiness, withProbes } from "./probes.js";
 import { answerErrors, answerNotFound, limitNesting, MAX_JSON_DEPTH, type OnRefused } from "./bad-requests.js";
+import { guardStateChanges } from "./exposure.js";
+import type { ServerMetrics } from "./metrics.js";
 
 export interface HttpOptions {
   readonly host: string;
   /** Extra Host header names to accept (beyond localhost names when bound to localhost). */
   readonly allowedHosts?: readonly string[];
   readonly allowedOrigins?: readonly string[];
+  /** Bound beyond loopback without --allowed-hosts: any Host header is accepted, on purpose (--allow-any-host). */
+  readonly allowAnyHost?: boolean;
   /** Largest accepted request body, in express's notation (`64kb`). */
   readonly bodyLimit?: string;
   /** Rebuild every fetch now; answers the fetch keys rebuilt. */
@@ -29,6 +33,8 @@ export interface HttpOptions {
   /** Requests refused before MCP processing (unreadable body, too deep, unknown route), one line each. */
   readonly onRefused?: OnRefused;
   readonly access: Access;
+  /** Served at GET /metrics (admin-only when clients are declared) and fed by every request. */
+  readonly metrics?: ServerMetrics;
 }
 
 const DEFAULT_BODY_LIMIT = "256kb";
@@ -53,12 +59,15 @@ export function createHttpApp(holder: ShelfHolder, deps: ServerDeps, options: Ht
       : undefined;
   const allowedOrigins = origins && origins.length > 0 ? [...(local ? ["localhost", "127.0.0.1", "[::1]"] : []), ...origins] : undefined;
   const app = createMcpExpressApp({
-    host: options.host,
+    // The SDK writes a console warning for 0.0.0.0 or :: without allowedHosts; --allow-any-host is that choice
+    // made on purpose, and the CLI logs it once through its own logger.
+    host: options.allowAnyHost === true ? "any" : options.host,
     ...(allowedHosts === undefined ? {} : { allowedHosts }),
     ...(allowedOrigins === undefined ? {} : { allowedOrigins }),
     jsonLimit: options.bodyLimit ?? DEFAULT_BODY_LIMIT,
   });
   app.disable("x-powered-by");
+  app.use(guardStateChanges(allowedOrigins ?? (local ? ["localhost", "127.0.0.1", "[::1]"] : [])));
 
   app.use(authenticate(options.access));
   const onRefused = options.onRefused ?? (() => undefined);
@@ -99,7 +108,8 @@ export function createHttpApp(holder: ShelfHolder, deps: ServerDeps, options: Ht
   });
 
   app.get("/health", admin, (_req, res) => {
-    res.json(buildHealth(holder.current));
+    const report = buildHealth(holder.current);
+    res.status(httpStatusOf(report.status)).json(report);
   });
   app.post("/reindex", admin, async (_req, res) => {
     try {
@@ -110,6 +120,7 @@ export function createHttpApp(holder: ShelfHolder, deps: ServerDeps, options: Ht
       res.status(500).json({ error: "reindex failed; the server log has the details" });
     }
   });
+  if (options.metrics !== undefined) app.get("/metrics", admin, options.metrics.handler);
   app.get("/openapi.yaml", (_req, res) => {
     res.type("application/yaml").send(formatOpenApi(deps.version));
   });
@@ -121,7 +132,7 @@ export function createHttpApp(holder: ShelfHolder, deps: ServerDeps, options: Ht
   app.use(answerNotFound(onRefused));
   app.use(answerErrors(options.bodyLimit ?? DEFAULT_BODY_LIMIT, onRefused, options.onError));
   const readiness = new Readiness();
-  return { app: withProbes(app, readiness), mcp, inFlight, readiness };
+  return { app: withProbes(app, readiness, options.metrics?.track), mcp, inFlight, readiness };
 }
 
 function isListenRequest(body: unknown): boolean {

@@ -2,3 +2,6 @@
 export type { Client } from "./access.js";
 export { createHttpApp } from "./app.js";
 export { Readiness, type ReadinessState } from "./probes.js";
+export { checkListen, formatHostPort, listen, ListenError } from "./listen.js";
+export { isLoopback, refuseExposure } from "./exposure.js";
+export { type RequestRecord, ServerMetrics } from "./metrics.js";

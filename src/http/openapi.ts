@@ -18,7 +18,7 @@ export const HEALTH_SCHEMA = {
   required: ["status", "generation", "built", "skills", "prompts", "libraries", "plugins", "fetches"],
   additionalProperties: false,
   properties: {
-    status: { enum: ["ok", "degraded"] },
+    status: { enum: ["ok", "warnings", "degraded", "failed"] },
     generation: { type: "integer", minimum: 0 },
     built: { type: "string", format: "date-time" },
     skills: { type: "integer", minimum: 0 },
@@ -112,7 +112,11 @@ function buildOpenApi(version: string): Record<string, unknown> {
           summary: "What is served, what was skipped and why, and the state of every fetch",
           responses: {
             "200": {
-              description: "The health report (always 200 while serving)",
+              description: "The health report while anything the config names is served: status ok, warnings or degraded",
+              content: { "application/json": { schema: { $ref: "#/components/schemas/Health" } } },
+            },
+            "503": {
+              description: "The health report when every plugin failed: status failed",
               content: { "application/json": { schema: { $ref: "#/components/schemas/Health" } } },
             },
           },

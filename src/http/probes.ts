@@ -1,7 +1,7 @@
 // The probes a supervisor or load balancer polls: GET /livez (the process answers) and GET /readyz (the first shelf
 // is served and the server is not draining). They need no token and pass whatever Host header a kubelet or a load
 // balancer sends, so they say nothing but one word: no shelf, no version, no count.
-import express, { type Express, type NextFunction, type Request, type Response } from "express";
+import express, { type Express, type NextFunction, type Request, type RequestHandler, type Response } from "express";
 
 export type ReadinessState = "starting" | "ready" | "draining";
 
@@ -31,8 +31,9 @@ function answer(res: Response, status: number, word: string): void {
 /** An app answering the probes, then handing every other request to `inner` (with its Host, Origin and token
  *  checks). While draining, every response carries `Connection: close`, so keep-alive clients reconnect — through
  *  a load balancer, to another replica. */
-export function withProbes(inner: Express, readiness: Readiness): Express {
+export function withProbes(inner: Express, readiness: Readiness, track?: RequestHandler): Express {
   const outer = express();
+  if (track !== undefined) outer.use(track);
   outer.disable("x-powered-by");
   outer.disable("etag");
   outer.use((_req: Request, res: Response, next: NextFunction) => {

@@ -14,6 +14,8 @@ const CONTENT_ENTRY_BYTES = 256 * 1024;
 export class ContentCache {
   readonly #entries = new Map<string, Uint8Array>();
   #bytes = 0;
+  /** Reads answered from the cache, and reads that had to go to the disk (for /metrics). */
+  readonly stats = { hits: 0, misses: 0 };
 
   constructor(
     readonly budgetBytes = CONTENT_CACHE_BYTES,
@@ -23,6 +25,7 @@ export class ContentCache {
   /** The bytes published under `digest`, now the most recently read; undefined when not held. */
   get(digest: string): Uint8Array | undefined {
     const bytes = this.#entries.get(digest);
+    this.stats[bytes === undefined ? "misses" : "hits"]++;
     if (bytes !== undefined) {
       this.#entries.delete(digest);
       this.#entries.set(digest, bytes);

@@ -24,6 +24,8 @@ export interface ShelfServiceOptions {
   readonly env?: NodeJS.ProcessEnv;
   /** One line per state change: a fetch that moved, went stale, failed or recovered. Never a secret. */
   readonly log?: Logger;
+  /** Told of every rebuild once it ends: how long it took, and whether it swapped in a new shelf (for /metrics). */
+  readonly onRebuilt?: (seconds: number, swapped: boolean) => void;
   /** How long a superseded export stays on disk for requests still reading the previous shelf. */
   readonly exportGraceMs?: number;
   readonly gitTimeoutMs?: number;
@@ -223,6 +225,7 @@ export class ShelfService {
 
   private async buildOnce(mode: BuildMode): Promise<string[]> {
     if (this.closed) return [...this.trees.keys()];
+    const started = performance.now();
     const previous = this.holder.current;
     const result = await assemble(this.config, {
       generation: previous.generation + 1,
@@ -250,6 +253,7 @@ export class ShelfService {
     }
     await this.keep(result.trees);
     this.recordHarvest(result.shelf.plugins.values(), result.trees);
+    this.options.onRebuilt?.((performance.now() - started) / 1000, this.holder.current === result.shelf);
     return [...result.shelf.fetches.keys()];
   }
 

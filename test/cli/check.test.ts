@@ -48,7 +48,7 @@ describe("skillshelf check", () => {
   it("exits 1 on the example shelf, which skips one skill on purpose, and names the skip", async () => {
     const result = await runCli(["check", "--config", EXAMPLE_CONFIG]);
     expect(result.code).toBe(1);
-    expect(result.stdout.split("\n")[0]).toBe("8 skills and 4 prompts in 3 libraries (ok)");
+    expect(result.stdout.split("\n")[0]).toBe("8 skills and 4 prompts in 3 libraries (warnings: 1 skipped)");
     expect(result.stdout).toContain(
       "plugin writing-kit: skipped skills/Bad_Name: The name \"Bad_Name\" breaks the naming rule: 1-64 characters of a-z, 0-9 and '-', no hyphen first or last, no '--'.\n",
     );
@@ -85,7 +85,7 @@ describe("skillshelf check", () => {
     expect(validate(report), JSON.stringify(validate.errors)).toBe(true);
     expect(Object.keys(report)).toEqual(expect.arrayContaining(["status", "skills", "prompts", "libraries", "plugins", "fetches"]));
     expect(report).toMatchObject({
-      status: "ok",
+      status: "warnings",
       skills: 8,
       prompts: 4,
       plugins: { "writing-kit": { skipped: [{ path: "skills/Bad_Name" }] } },

@@ -1,12 +1,11 @@
-import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { describe, expect, test } from "vitest";
+import { tempDir } from "../support/temp.js";
 import { ADDRESS_GRAMMAR, parsePluginAddress, type SourceKinds } from "../../src/config/address.js";
 import type { PluginAddress } from "../../src/config/types.js";
 
-const BASE = fs.mkdtempSync(path.join(os.tmpdir(), "skillshelf-address-"));
+const BASE = tempDir("skillshelf-address-");
 const SOURCES: SourceKinds = new Map([
   ["github", "git"],
   ["gitlab", "git"],

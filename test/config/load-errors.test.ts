@@ -1,14 +1,14 @@
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { expect, test } from "vitest";
+import { tempDir } from "../support/temp.js";
 import { ConfigInvalidError, formatConfigErrors, loadConfig, parseConfig } from "../../src/config/load.js";
 import { DURATION_RULE, ENV_RULE, NAME_RULE, SECRET_RULE, SIZE_RULE } from "../../src/config/schema-check.js";
 import type { ConfigError } from "../../src/config/types.js";
 
 const ANONYMOUS_RULE = "must be true, false, or {scope: {library, categories, tags}} (a ceiling for requests without a token)";
-const BASE = fs.mkdtempSync(path.join(os.tmpdir(), "skillshelf-config-errors-"));
+const BASE = tempDir("skillshelf-config-errors-");
 const FILE = "conf/plugins.yaml";
 const yaml = (...lines: string[]) => lines.join("\n") + "\n";
 /** A valid tail so that rows reach the checks after the schema. */
@@ -424,7 +424,7 @@ test("formatConfigErrors prints file:line: path: rule", () => {
 });
 
 test("loadConfig throws the errors as values, naming the file as given", async () => {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "skillshelf-load-errors-"));
+  const dir = tempDir("skillshelf-load-errors-");
   const bad = path.join(dir, "bad.yaml");
   fs.writeFileSync(bad, yaml(KIT, "libraries: []"));
   const error = await loadConfig(bad).catch((e: unknown) => e);
@@ -435,7 +435,7 @@ test("loadConfig throws the errors as values, naming the file as given", async (
 
 test("loadConfig on a missing file names the error code, not the resolved path", async () => {
   const cwd = process.cwd();
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "skillshelf-load-missing-"));
+  const dir = tempDir("skillshelf-load-missing-");
   process.chdir(dir);
   try {
     const error = await loadConfig("missing.yaml").catch((e: unknown) => e);

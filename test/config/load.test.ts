@@ -1,12 +1,12 @@
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { describe, expect, test } from "vitest";
+import { tempDir } from "../support/temp.js";
 import { formatConfigErrors, loadConfig, parseConfig } from "../../src/config/load.js";
 import type { Config } from "../../src/config/types.js";
 
-const BASE = fs.mkdtempSync(path.join(os.tmpdir(), "skillshelf-config-"));
+const BASE = tempDir("skillshelf-config-");
 const FILE = "plugins.yaml";
 const HANDBOOK = pathToFileURL(path.join(BASE, "handbook")).href;
 const yaml = (...lines: string[]) => lines.join("\n") + "\n";
@@ -176,7 +176,7 @@ describe("a full config maps to exact typed values", () => {
   });
 
   test("loadConfig reads the file and resolves local paths against its directory", async () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "skillshelf-load-"));
+    const dir = tempDir("skillshelf-load-");
     const file = path.join(dir, FILE);
     fs.writeFileSync(file, text);
     const config = await loadConfig(file);

@@ -1,11 +1,10 @@
-import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import { expect, test } from "vitest";
+import { tempDir } from "../support/temp.js";
 import type { Config } from "../../src/config/types.js";
 import { configFromDirectories, slugName } from "../../src/config/zero-config.js";
 
-const CWD = fs.mkdtempSync(path.join(os.tmpdir(), "skillshelf-zero-"));
+const CWD = tempDir("skillshelf-zero-");
 
 test.each([
   { dir: "My Skills_v2", name: "my-skills-v2" },

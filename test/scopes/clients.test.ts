@@ -363,6 +363,6 @@ describe("the stdio ceiling flags", () => {
       fixture.dir,
     );
     expect(await child.exited).toBe(2);
-    expect(child.stderr.filter((line) => line.startsWith("Scope refused"))).toEqual([message]);
+    expect(child.stderr.filter((line) => line.includes("Scope refused"))).toEqual([`skillshelf serve: ${message}`]);
   });
 });

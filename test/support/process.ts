@@ -1,10 +1,10 @@
 // The built CLI as a real child process: one-shot runs (`check`, `schema`) and long-lived servers whose
 // address comes from the startup line on stderr, exactly as an operator would see it.
 import { spawn, type ChildProcess } from "node:child_process";
-import { existsSync, mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { tempDir } from "./temp.js";
 
 export const REPO_ROOT = fileURLToPath(new URL("../../", import.meta.url));
 export const CLI = path.join(REPO_ROOT, "dist", "cli.js");
@@ -18,7 +18,7 @@ export function assertBuilt(): void {
 /** Where the CLI's default cache directory lands in tests: a private temporary directory, never the user's. */
 let cacheHome: string | undefined;
 function testCacheHome(): string {
-  cacheHome ??= mkdtempSync(path.join(tmpdir(), "skillshelf-test-cache-"));
+  cacheHome ??= tempDir("skillshelf-test-cache-");
   return cacheHome;
 }
 

@@ -1,0 +1,255 @@
+// GET /metrics in the Prometheus text format (prom-client): requests by route, method and outcome with their
+// latency, rebuilds and their durations, and — read from the shelf being served at scrape time — the generation,
+// per-library counts, fetch and watch states, the read cache, and Node's default process metrics.
+import type { NextFunction, Request, Response } from "express";
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from "prom-client";
+import { buildHealth } from "../health/index.js";
+import type { ShelfHolder } from "../live/index.js";
+import type { Shelf } from "../shelf/index.js";
+import { callerOf } from "./access.js";
+
+/** One answered request, for a debug log line: never a token, never a body. */
+export interface RequestRecord {
+  readonly method: string;
+  readonly route: string;
+  /** The MCP method on POST /mcp. */
+  readonly mcp?: string;
+  /** The URI read or the prompt or tool named, as the client sent it (cut to 200 characters). */
+  readonly target?: string;
+  readonly client: string;
+  readonly outcome: string;
+  readonly status: number;
+  readonly ms: number;
+}
+
+function targetOf(body: unknown): string | undefined {
+  const params = typeof body === "object" && body !== null ? (body as { params?: unknown }).params : undefined;
+  if (typeof params !== "object" || params === null) return undefined;
+  const { uri, name } = params as { uri?: unknown; name?: unknown };
+  const target = typeof uri === "string" ? uri : typeof name === "string" ? name : undefined;
+  return target?.slice(0, 200);
+}
+
+type Health = ReturnType<typeof buildHealth>;
+/** One report per shelf, however many gauges read it in a scrape. */
+const reports = new WeakMap<Shelf, Health>();
+function healthOf(shelf: Shelf): Health {
+  let report = reports.get(shelf);
+  if (report === undefined) reports.set(shelf, (report = buildHealth(shelf)));
+  return report;
+}
+
+/** MCP methods are labels as they are; anything else a client sends is `other`, so a client cannot mint series. */
+const MCP_METHODS = new Set([
+  "initialize",
+  "ping",
+  "resources/list",
+  "resources/read",
+  "resources/templates/list",
+  "resources/subscribe",
+  "resources/unsubscribe",
+  "prompts/list",
+  "prompts/get",
+  "tools/list",
+  "tools/call",
+  "completion/complete",
+  "logging/setLevel",
+  "subscriptions/listen",
+  "server/discover",
+]);
+const ROUTES = new Set(["/mcp", "/health", "/reindex", "/metrics", "/openapi.yaml", "/", "/livez", "/readyz"]);
+
+/** The label of an MCP request: its JSON-RPC method, `notification` for any notification, else `other`. */
+function mcpMethodOf(body: unknown): string {
+  if (typeof body !== "object" || body === null || Array.isArray(body)) return "other";
+  const method = (body as { method?: unknown }).method;
+  if (typeof method !== "string") return "other";
+  if (method.startsWith("notifications/")) return "notification";
+  return MCP_METHODS.has(method) ? method : "other";
+}
+
+/** ok (2xx, 3xx), refused (4xx: a guard, a token, a bad request) or error (5xx). */
+function outcomeOf(status: number): string {
+  return status >= 500 ? "error" : status >= 400 ? "refused" : "ok";
+}
+
+export interface ReadCacheStats {
+  readonly hits: number;
+  readonly misses: number;
+}
+
+export class ServerMetrics {
+  readonly registry = new Registry();
+  private readonly requests: Counter<"route" | "method" | "outcome">;
+  private readonly latency: Histogram<"route" | "method" | "outcome">;
+  private readonly rebuilds: Counter<"result">;
+  private readonly rebuildSeconds: Histogram;
+  private holder: ShelfHolder | undefined;
+  private cache: ReadCacheStats | undefined;
+
+  constructor(private readonly onRequest?: (record: RequestRecord) => void) {
+    const registers = [this.registry];
+    collectDefaultMetrics({ register: this.registry });
+    this.requests = new Counter({
+      name: "skillshelf_http_requests_total",
+      help: "HTTP requests answered, by route, method (the MCP method on /mcp, else the HTTP method) and outcome",
+      labelNames: ["route", "method", "outcome"],
+      registers,
+    });
+    this.latency = new Histogram({
+      name: "skillshelf_http_request_duration_seconds",
+      help: "Time from a request's arrival to the end of its answer",
+      labelNames: ["route", "method", "outcome"],
+      buckets: [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+      registers,
+    });
+    this.rebuilds = new Counter({
+      name: "skillshelf_rebuilds_total",
+      help: "Rebuilds of the shelf after the first: swapped (something changed) or unchanged (the shelf was kept)",
+      labelNames: ["result"],
+      registers,
+    });
+    this.rebuildSeconds = new Histogram({
+      name: "skillshelf_rebuild_duration_seconds",
+      help: "How long a rebuild took, fetches included",
+      buckets: [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60],
+      registers,
+    });
+    const cacheOf = (): ReadCacheStats | undefined => this.cache;
+    // The cache counts for itself; these counters copy its totals at scrape time.
+    new Counter({
+      name: "skillshelf_read_cache_hits_total",
+      help: "Reads answered from the cache of recently read files",
+      registers,
+      collect() {
+        this.reset();
+        this.inc(cacheOf()?.hits ?? 0);
+      },
+    });
+    new Counter({
+      name: "skillshelf_read_cache_misses_total",
+      help: "Reads that went to the disk",
+      registers,
+      collect() {
+        this.reset();
+        this.inc(cacheOf()?.misses ?? 0);
+      },
+    });
+    this.shelfGauges(registers);
+  }
+
+  /** What the shelf gauges read at scrape time. */
+  watch(holder: ShelfHolder, cache: ReadCacheStats): void {
+    this.holder = holder;
+    this.cache = cache;
+  }
+
+  /** A rebuild ended (ShelfService's onRebuilt). */
+  readonly observeRebuild = (seconds: number, swapped: boolean): void => {
+    this.rebuilds.inc({ result: swapped ? "swapped" : "unchanged" });
+    this.rebuildSeconds.observe(seconds);
+  };
+
+  /** Counts every request once it is answered (or its connection closes). */
+  readonly track = (req: Request, res: Response, next: NextFunction): void => {
+    const started = performance.now();
+    const path = req.path;
+    res.once("close", () => {
+      const route = ROUTES.has(path) ? path : "other";
+      // The body is parsed by then; a request refused before parsing has none and counts as `other`.
+      const method = route === "/mcp" && req.method === "POST" ? mcpMethodOf(req.body) : req.method;
+      const labels = { route, method, outcome: res.writableFinished ? outcomeOf(res.statusCode) : "aborted" };
+      const seconds = (performance.now() - started) / 1000;
+      this.requests.inc(labels);
+      this.latency.observe(labels, seconds);
+      if (this.onRequest === undefined) return;
+      const target = route === "/mcp" ? targetOf(req.body) : undefined;
+      this.onRequest({
+        method: req.method,
+        route,
+        ...(route === "/mcp" && req.method === "POST" ? { mcp: method } : {}),
+        ...(target === undefined ? {} : { target }),
+        client: callerOf(req)?.name ?? "anonymous",
+        outcome: labels.outcome,
+        status: res.statusCode,
+        ms: Math.round(seconds * 10000) / 10,
+      });
+    });
+    next();
+  };
+
+  /** GET /metrics. */
+  readonly handler = (_req: Request, res: Response, next: NextFunction): void => {
+    this.registry.metrics().then((text) => res.type(this.registry.contentType).send(text), next);
+  };
+
+  private shelfGauges(registers: Registry[]): void {
+    const shelfOf = (): Shelf | undefined => this.holder?.current;
+    new Gauge({
+      name: "skillshelf_generation",
+      help: "The generation of the shelf being served",
+      registers,
+      collect() {
+        const shelf = shelfOf();
+        if (shelf !== undefined) this.set(shelf.generation);
+      },
+    });
+    const perLibrary = (name: string, help: string, count: (health: Health, library: string) => number): void => {
+      new Gauge({
+        name,
+        help,
+        labelNames: ["library"],
+        registers,
+        collect() {
+          this.reset();
+          const shelf = shelfOf();
+          if (shelf === undefined) return;
+          const health = healthOf(shelf);
+          for (const library of Object.keys(health.libraries)) this.set({ library }, count(health, library));
+        },
+      });
+    };
+    perLibrary("skillshelf_skills", "Skills served, per library", (h, l) => h.libraries[l]?.skills ?? 0);
+    perLibrary("skillshelf_prompts", "Prompts served, per library", (h, l) => h.libraries[l]?.prompts ?? 0);
+    perLibrary(
+      "skillshelf_conflicts",
+      "Plugins dropped from a library by a conflict",
+      (h, l) => Object.keys(h.libraries[l]?.conflicts ?? {}).length,
+    );
+    const ofPlugins = (h: Health, l: string, rows: (id: string) => number): number =>
+      (h.libraries[l]?.plugins ?? []).reduce((sum, id) => sum + rows(id), 0);
+    perLibrary(
+      "skillshelf_skipped",
+      "Skills, prompts and plugins skipped, per library (with the library's own skipped plugins)",
+      (h, l) => ofPlugins(h, l, (id) => h.plugins[id]?.skipped?.length ?? 0) + (h.libraries[l]?.skipped?.length ?? 0),
+    );
+    perLibrary("skillshelf_dangling", "Citations in served SKILL.md files that are not found, per library", (h, l) =>
+      ofPlugins(h, l, (id) => h.plugins[id]?.dangling?.length ?? 0),
+    );
+    new Gauge({
+      name: "skillshelf_fetch_status",
+      help: "1 for the state each fetch is in (ok, stale or failed), 0 for the others",
+      labelNames: ["fetch", "status"],
+      registers,
+      collect() {
+        this.reset();
+        for (const [fetch, report] of shelfOf()?.fetches ?? []) {
+          for (const status of ["ok", "stale", "failed"]) this.set({ fetch, status }, report.status === status ? 1 : 0);
+        }
+      },
+    });
+    new Gauge({
+      name: "skillshelf_fetch_watch",
+      help: "1 for the watch state of each local fetch (watching, degraded or off), 0 for the others",
+      labelNames: ["fetch", "state"],
+      registers,
+      collect() {
+        this.reset();
+        for (const [fetch, report] of shelfOf()?.fetches ?? []) {
+          if (report.watch === undefined) continue;
+          for (const state of ["watching", "degraded", "off"]) this.set({ fetch, state }, report.watch === state ? 1 : 0);
+        }
+      },
+    });
+  }
+}

@@ -1,0 +1,266 @@
+// The CLI's commands, flags and exit codes as data: cli.ts parses argv with these tables, and every help text is
+// printed from them, so a flag cannot exist without its meaning, default and environment variable.
+import { VERSION } from "./address/index.js";
+
+export interface FlagSpec {
+  readonly name: string;
+  /** What the value looks like (`FILE`, `N`); a flag without one is a switch. */
+  readonly value?: string;
+  readonly multiple?: boolean;
+  readonly short?: string;
+  /** The environment variable that stands for the flag when it is not given (lists: comma-separated). */
+  readonly env?: string;
+  /** The default, as the reader should see it. */
+  readonly default?: string;
+  readonly help: string;
+}
+
+export interface CommandSpec {
+  readonly name: string;
+  readonly summary: string;
+  readonly synopsis: readonly string[];
+  readonly description: string;
+  readonly flags: readonly FlagSpec[];
+}
+
+const HELP_FLAG: FlagSpec = { name: "help", short: "h", help: "Print this help on stdout and exit 0." };
+
+const CONFIG_FLAG: FlagSpec = {
+  name: "config",
+  value: "FILE",
+  env: "SKILLSHELF_CONFIG",
+  help: "The config file (YAML or JSON; `skillshelf schema` prints its schema). Give it or skill directories, not both.",
+};
+
+const CACHE_DIR_FLAG: FlagSpec = {
+  name: "cache-dir",
+  value: "DIR",
+  env: "SKILLSHELF_CACHE_DIR",
+  default: "$XDG_CACHE_HOME/skillshelf, else ~/.cache/skillshelf",
+  help: "Where git sources are cloned and the harvest record is kept. A default that cannot be written is one warning, and the server runs without a record; a --cache-dir that cannot be written is refused.",
+};
+
+const SERVE: CommandSpec = {
+  name: "serve",
+  summary: "serve the shelf to MCP clients over Streamable HTTP or stdio",
+  synopsis: ["skillshelf serve --config FILE [options]", "skillshelf serve [options] DIR…"],
+  description:
+    "Harvests every plugin of the config file (or the skill directories given), serves the shelf, and follows every change on disk. Logs go to stderr.",
+  flags: [
+    CONFIG_FLAG,
+    { name: "transport", value: "http|stdio", env: "SKILLSHELF_TRANSPORT", default: "http", help: "How clients connect." },
+    {
+      name: "host",
+      value: "ADDRESS",
+      env: "SKILLSHELF_HOST",
+      default: "127.0.0.1",
+      help: "The address to listen on (HTTP): an IP address or a name of this machine.",
+    },
+    {
+      name: "port",
+      value: "N",
+      env: "SKILLSHELF_PORT",
+      default: "8000",
+      help: "The TCP port to listen on (HTTP), 0 to 65535; 0 picks a free port, which the startup line names.",
+    },
+    {
+      name: "allowed-hosts",
+      value: "NAME",
+      multiple: true,
+      env: "SKILLSHELF_ALLOWED_HOSTS",
+      help: "A Host header name to accept (repeatable): the name clients use to reach the server, without scheme or port. Bound to a loopback address, localhost names are always accepted.",
+    },
+    {
+      name: "allow-any-host",
+      env: "SKILLSHELF_ALLOW_ANY_HOST",
+      default: "false",
+      help: "Accept any Host header on a non-loopback --host (behind a proxy that checks it). Without this or --allowed-hosts, such a --host is refused.",
+    },
+    {
+      name: "allowed-origins",
+      value: "ORIGIN",
+      multiple: true,
+      env: "SKILLSHELF_ALLOWED_ORIGINS",
+      help: "An Origin a browser may send (repeatable), e.g. https://tools.example. A request without an Origin header passes; a POST from any other Origin is refused, whatever the --host.",
+    },
+    CACHE_DIR_FLAG,
+    {
+      name: "library",
+      value: "NAME",
+      help: "Over stdio: serve only this library (a ceiling no request can widen).",
+    },
+    {
+      name: "categories",
+      value: "C",
+      multiple: true,
+      help: "Over stdio: serve only plugins of these categories (repeatable).",
+    },
+    {
+      name: "tags",
+      value: "T",
+      multiple: true,
+      help: "Over stdio: serve only plugins with these tags (repeatable; a,b means both).",
+    },
+    {
+      name: "log-level",
+      value: "debug|info|warn|error",
+      env: "SKILLSHELF_LOG_LEVEL",
+      default: "info",
+      help: "The least severe log line written.",
+    },
+    {
+      name: "log-format",
+      value: "text|json",
+      env: "SKILLSHELF_LOG_FORMAT",
+      default: "text",
+      help: "text: one readable line per event; json: one JSON object per line.",
+    },
+    {
+      name: "drain-seconds",
+      value: "S",
+      env: "SKILLSHELF_DRAIN_SECONDS",
+      default: "5",
+      help: "On SIGTERM, how long /readyz answers 503 while requests are still served, before the listener closes (HTTP; 0 to 3600).",
+    },
+    HELP_FLAG,
+  ],
+};
+
+const CHECK: CommandSpec = {
+  name: "check",
+  summary: "harvest once and report what a server would serve and what it would skip",
+  synopsis: ["skillshelf check --config FILE [options]", "skillshelf check [options] DIR…"],
+  description:
+    "Harvests every plugin once (git sources included), prints a summary on stdout, and exits 0 when the status is ok, 1 otherwise.",
+  flags: [
+    CONFIG_FLAG,
+    { name: "json", help: "Print the full report as JSON (the body of GET /health) instead of the summary." },
+    CACHE_DIR_FLAG,
+    HELP_FLAG,
+  ],
+};
+
+const SCHEMA: CommandSpec = {
+  name: "schema",
+  summary: "print the JSON Schema of the config file",
+  synopsis: ["skillshelf schema"],
+  description: "Prints the JSON Schema (draft 2020-12) that config files are checked against, for an editor or a CI step.",
+  flags: [HELP_FLAG],
+};
+
+const HELP: CommandSpec = {
+  name: "help",
+  summary: "print the help of skillshelf or of one command",
+  synopsis: ["skillshelf help [COMMAND]"],
+  description: "Prints the help of COMMAND (serve, check, schema, help), or the overview without one.",
+  flags: [HELP_FLAG],
+};
+
+export const COMMANDS: readonly CommandSpec[] = [SERVE, CHECK, SCHEMA, HELP];
+
+export function commandNamed(name: string): CommandSpec | undefined {
+  return COMMANDS.find((command) => command.name === name);
+}
+
+export const EXIT_CODES = {
+  ok: 0,
+  problems: 1,
+  usage: 2,
+  credential: 3,
+  listen: 4,
+  internal: 70,
+} as const;
+
+const EXIT_CODE_LINES: readonly [number, string][] = [
+  [EXIT_CODES.ok, "success; serve: stopped by SIGTERM or SIGINT"],
+  [EXIT_CODES.problems, "check: the status is not ok (something skipped, conflicting, dangling or failed)"],
+  [EXIT_CODES.usage, "a bad command, flag, environment value or config file, or an unset token variable; nothing was harvested"],
+  [EXIT_CODES.credential, "a git host refused the credentials at cold start"],
+  [
+    EXIT_CODES.listen,
+    "serve cannot listen: the port is in use, the host does not resolve or is not this machine's, or the port needs privileges",
+  ],
+  [EXIT_CODES.internal, "an internal error (a bug): the message names it"],
+];
+
+/** parseArgs' option table for a command. */
+export function parseOptionsOf(command: CommandSpec): Record<string, { type: "string" | "boolean"; multiple?: boolean; short?: string }> {
+  return Object.fromEntries(
+    command.flags.map((flag) => [
+      flag.name,
+      {
+        type: flag.value === undefined ? "boolean" : "string",
+        ...(flag.multiple ? { multiple: true } : {}),
+        ...(flag.short === undefined ? {} : { short: flag.short }),
+      },
+    ]),
+  );
+}
+
+const WIDTH = 100;
+
+/** Wraps `text` to WIDTH columns, every line indented by `indent`. */
+function wrap(text: string, indent: string): string[] {
+  const lines: string[] = [];
+  let line = "";
+  for (const word of text.split(/\s+/)) {
+    if (line !== "" && indent.length + line.length + 1 + word.length > WIDTH) {
+      lines.push(indent + line);
+      line = word;
+    } else {
+      line = line === "" ? word : `${line} ${word}`;
+    }
+  }
+  if (line !== "") lines.push(indent + line);
+  return lines;
+}
+
+function formatExitCodes(): string[] {
+  return [
+    "Exit codes:",
+    ...EXIT_CODE_LINES.flatMap(([code, meaning]) =>
+      wrap(meaning, "      ").map((line, i) => (i === 0 ? `  ${String(code).padEnd(3)} ${line.trimStart()}` : line)),
+    ),
+  ];
+}
+
+export function formatCommandHelp(command: CommandSpec): string {
+  const out = [`skillshelf ${command.name}: ${command.summary}`, "", "Usage:", ...command.synopsis.map((line) => `  ${line}`), ""];
+  out.push(...wrap(command.description, ""), "", "Options:");
+  for (const flag of command.flags) {
+    const short = flag.short === undefined ? "" : `-${flag.short}, `;
+    out.push(`  ${short}--${flag.name}${flag.value === undefined ? "" : ` ${flag.value}`}`);
+    out.push(...wrap(flag.help, "      "));
+    const facts = [
+      ...(flag.default === undefined ? [] : [`Default: ${flag.default}.`]),
+      ...(flag.env === undefined ? [] : [`Environment: ${flag.env}${flag.multiple ? " (comma-separated)" : ""}; the flag wins.`]),
+    ];
+    if (facts.length > 0) out.push(...wrap(facts.join(" "), "      "));
+  }
+  out.push("", ...formatExitCodes());
+  return `${out.join("\n")}\n`;
+}
+
+export function formatOverview(): string {
+  const width = Math.max(...COMMANDS.map((command) => command.name.length));
+  const out = [
+    `skillshelf ${VERSION}: serves Agent Skills and prompts to MCP clients`,
+    "",
+    "Usage:",
+    "  skillshelf COMMAND [options]",
+    "  skillshelf help COMMAND     the options of one command",
+    "  skillshelf --version        print the version",
+    "",
+    "Commands:",
+    ...COMMANDS.map((command) => `  ${command.name.padEnd(width)}  ${command.summary}`),
+    "",
+    ...formatExitCodes(),
+  ];
+  return `${out.join("\n")}\n`;
+}
+
+/** The short reminder printed on stderr after a usage error. */
+export function formatUsageHint(command: CommandSpec | undefined): string {
+  if (command === undefined) return "Usage: skillshelf COMMAND [options]; run 'skillshelf help' for the commands.\n";
+  return `Usage: ${command.synopsis.join(" | ")}\nRun 'skillshelf help ${command.name}' for every option.\n`;
+}
