@@ -7,7 +7,7 @@ import { format, parseArgs } from "node:util";
 import v8 from "node:v8";
 import { serveStdio } from "@modelcontextprotocol/server/stdio";
 import { type Config, configFromDirectories, ConfigInvalidError, formatConfigErrors, formatSchema, loadConfig } from "./config/index.js";
-import { ContentCache, CredentialRefusedError, ShelfReader, ShelfService, startLiveShelf } from "./live/index.js";
+import { ContentCache, ShelfReader, ShelfService, startLiveShelf } from "./live/index.js";
 import { createLogger, LOG_LEVELS, type LogFormat, type Logger, type LogLevel, VERSION } from "./address/index.js";
 import type { Client } from "./http/index.js";
 import { announceOverHttp, buildMcpServer, DEFAULT_VIEW, type RequestView, SessionRegistry } from "./mcp/index.js";
@@ -103,6 +103,10 @@ async function runCheck(command: CommandSpec, values: Values, dirs: readonly str
   await service.close();
   const report = buildHealth(service.current);
   process.stdout.write(values["json"] === true ? `${JSON.stringify(report, null, 2)}\n` : formatCheckReport(report));
+  // A refused credential fails its fetch only, as it does for `serve`; `check` still says so with its own exit code.
+  const refused = service.refusedCredentials;
+  for (const { fetch, reason } of refused) process.stderr.write(`skillshelf check: fetch ${fetch}: ${reason}\n`);
+  if (refused.length > 0) return EXIT_CODES.credential;
   return hasProblems(report) ? EXIT_CODES.problems : EXIT_CODES.ok;
 }
 
@@ -425,11 +429,6 @@ async function main(argv: readonly string[]): Promise<number> {
       const prefix = `skillshelf ${command.name}: `;
       process.stderr.write(`${error.problems.map((problem) => prefix + problem).join("\n")}\n${formatUsageHint(error.command)}`);
       return EXIT_CODES.usage;
-    }
-    if (error instanceof CredentialRefusedError) {
-      // The message names the fetch and the reason, never a credential.
-      process.stderr.write(`skillshelf: ${error.message}\n`);
-      return EXIT_CODES.credential;
     }
     if (error instanceof Error && error.name === "ListenError") {
       process.stderr.write(`skillshelf: ${error.message}\n`);

@@ -175,7 +175,7 @@ const EXIT_CODE_LINES: readonly [number, string][] = [
   [EXIT_CODES.ok, "success; serve: stopped by SIGTERM or SIGINT"],
   [EXIT_CODES.problems, "check: the status is not ok (something skipped, conflicting, dangling or failed)"],
   [EXIT_CODES.usage, "a bad command, flag, environment value or config file, or an unset token variable; nothing was harvested"],
-  [EXIT_CODES.credential, "a git host refused the credentials at cold start"],
+  [EXIT_CODES.credential, "check: a git host refused the credentials of a fetch (serve serves the rest and marks that fetch failed)"],
   [
     EXIT_CODES.listen,
     "serve cannot listen: the port is in use, the host does not resolve or is not this machine's, or the port needs privileges",

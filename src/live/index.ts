@@ -3,4 +3,4 @@ export { ContentCache } from "./content-cache.js";
 export type { ShelfHolder } from "./holder.js";
 export { startLiveShelf } from "./live-shelf.js";
 export { ShelfReader } from "./reader.js";
-export { CredentialRefusedError, ShelfService } from "./shelf-service.js";
+export { type RefusedCredential, ShelfService } from "./shelf-service.js";

@@ -39,15 +39,11 @@ export interface ShelfServiceOptions {
 /** How long after a build its harvest record is written. */
 const RECORD_DELAY_MS = 1000;
 
-/** A credential refused (or unavailable) at cold start: the CLI exits 3 with this message, naming the fetch. */
-export class CredentialRefusedError extends Error {
-  constructor(
-    readonly fetch: string,
-    reason: string,
-  ) {
-    super(`fetch ${fetch}: ${reason}`);
-    this.name = "CredentialRefusedError";
-  }
+/** A git fetch whose host refused (or could not be given) its credentials: one failed fetch, never the whole shelf. */
+export interface RefusedCredential {
+  readonly fetch: string;
+  /** Names the fetch's source and the reason, never a credential. */
+  readonly reason: string;
 }
 
 interface BuildMode {
@@ -88,7 +84,7 @@ export class ShelfService {
   ) {}
 
   /** The first build. Known trees (the cache record, exported pinned commits) serve without the network; the
-   *  rest are fetched. A credential refused here throws CredentialRefusedError. */
+   *  rest are fetched. A credential refused here fails that fetch only (see `refusedCredentials`). */
   static async start(config: Config, now: () => Date, options: ShelfServiceOptions = {}): Promise<ShelfService> {
     const needsGit = config.sources.some((source) => source.kind === "git");
     // Absolute once, here: exported files are read back by path long after the working directory could change.
@@ -125,8 +121,6 @@ export class ShelfService {
         ...(trusted ? { unchanged: () => true } : {}),
         ...(options.watch === undefined ? {} : { watch: options.watch }),
       });
-      const refused = [...result.trees.values()].find((tree) => tree.status === "failed" && tree.failure === "auth");
-      if (refused !== undefined) throw new CredentialRefusedError(refused.key, refused.error ?? "the credentials were refused");
       const service = new ShelfService(config, now, options, git, tempCacheDir, new ShelfHolder(result.shelf));
       if (trusted) {
         // What came from the record is on disk already: only a harvest that differs is written again.
@@ -157,6 +151,13 @@ export class ShelfService {
   /** The local fetches the first shelf served from the record, to verify against the disk. */
   get unverified(): ReadonlySet<string> {
     return this.fromRecord;
+  }
+
+  /** The fetches of the last build whose credentials were refused or unavailable (`check` exits 3 on them). */
+  get refusedCredentials(): readonly RefusedCredential[] {
+    return [...this.trees.values()]
+      .filter((tree) => tree.status === "failed" && tree.failure === "auth")
+      .map((tree) => ({ fetch: tree.key, reason: tree.error ?? "the credentials were refused" }));
   }
 
   get current(): Shelf {

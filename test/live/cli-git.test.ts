@@ -68,17 +68,17 @@ describe("where the cache lives", () => {
   });
 });
 
-test("a credential refused at cold start exits 3, naming the fetch, never the token", async () => {
+test("check exits 3 on a credential refused at cold start, naming the fetch, never the token", async () => {
   const file = path.join(base, "http.yaml");
   fs.writeFileSync(
     file,
     `sources:\n  - name: host\n    url: git+${server.url}\n    auth: {password: {env: SKILLSHELF_TEST_TOKEN}}\nplugins:\n  - {name: kit, source: "host://kit.git"}\nlibraries:\n  - {name: kit, plugins: [kit]}\n`,
   );
-  const refused = await run(["serve", "--config", file, "--port", "0", "--cache-dir", makeTemp()], {
+  const refused = await run(["check", "--config", file, "--cache-dir", makeTemp()], {
     SKILLSHELF_TEST_TOKEN: "not-the-token",
   });
   expect(refused.code).toBe(3);
-  expect(refused.stderr).toContain("skillshelf: fetch host://kit.git: the git host refused the credentials\n");
+  expect(refused.stderr).toContain("skillshelf check: fetch host://kit.git: the git host refused the credentials\n");
   expect(refused.stderr.includes("not-the-token")).toBe(false);
   const accepted = await run(["check", "--config", file, "--cache-dir", makeTemp()], { SKILLSHELF_TEST_TOKEN: TOKEN });
   expect(accepted.code).toBe(0);

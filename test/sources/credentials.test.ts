@@ -1,10 +1,10 @@
 // Credentials: given to git through the environment of one child only, never written to the cache directory, a
 // log line, an error or /health. Over smart HTTP (git http-backend behind Basic auth) the token is really used; a
-// refused or missing one at cold start is a CredentialRefusedError naming the fetch (the CLI exits 3).
+// refused or missing one at cold start fails that fetch only: the rest of the shelf serves (`check` exits 3).
 import fs from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, test } from "vitest";
-import { CredentialRefusedError, ShelfService } from "../../src/live/shelf-service.js";
+import { ShelfService } from "../../src/live/shelf-service.js";
 import { buildHealth } from "../../src/health/index.js";
 import { configOf, gitSource, keptLog, readText } from "../live/helpers.js";
 import { commitFiles, git, listFiles, makeRepo, makeTemp, removeTemps, skillMd } from "./git-fixture.js";
@@ -63,23 +63,29 @@ describe("a token in an env var", () => {
     const yaml = `${gitSource(base, AUTH)}plugins:\n  - {name: kit, source: "local://kit"}\nlibraries:\n  - {name: kit, plugins: [kit]}\n`;
     const env = { ...process.env };
     delete env.SKILLSHELF_TEST_TOKEN;
-    const started = ShelfService.start(configOf(yaml, base), () => new Date(), { cacheDir: makeTemp(), env });
-    await expect(started).rejects.toThrow(CredentialRefusedError);
-    await expect(started).rejects.toThrow(
-      "fetch local://kit: the credentials of source 'local' are unavailable: environment variable SKILLSHELF_TEST_TOKEN is not set",
-    );
+    const service = await ShelfService.start(configOf(yaml, base), () => new Date(), { cacheDir: makeTemp(), env });
+    services.push(service);
+    const reason = "the credentials of source 'local' are unavailable: environment variable SKILLSHELF_TEST_TOKEN is not set";
+    expect(service.refusedCredentials).toEqual([{ fetch: "local://kit", reason }]);
+    expect(buildHealth(service.current).fetches["local://kit"]).toMatchObject({ status: "failed" });
   });
 });
 
 describe("over smart HTTP behind Basic auth", () => {
-  async function serve(password: string | null) {
+  async function serve(password: string | null, withLocal = false) {
     const base = makeTemp();
     const repo = makeRepo(base, "kit", { "skills/alpha/SKILL.md": skillMd("alpha") });
     git(base, "clone", "-q", "--bare", repo, path.join(base, "kit.git"));
     const server = await startGitHttpServer(base, "x-access-token", TOKEN);
     servers.push(server);
     const source = `sources:\n  - name: host\n    url: git+${server.url}\n${password === null ? "" : AUTH}`;
-    const yaml = `${source}plugins:\n  - {name: kit, source: "host://kit.git"}\nlibraries:\n  - {name: kit, plugins: [kit]}\n`;
+    // With a local plugin beside the git one, in a library of its own.
+    const beside = withLocal ? "  - {name: beside, source: ./beside}\n" : "";
+    if (withLocal) makeRepo(base, "beside", { "skills/beta/SKILL.md": skillMd("beta") });
+    const libraries = withLocal
+      ? "  - {name: kit, plugins: [kit]}\n  - {name: beside, plugins: [beside]}\n"
+      : "  - {name: kit, plugins: [kit]}\n";
+    const yaml = `${source}plugins:\n  - {name: kit, source: "host://kit.git"}\n${beside}libraries:\n${libraries}`;
     const env = { ...process.env, ...(password === null ? {} : { SKILLSHELF_TEST_TOKEN: password }) };
     const cache = makeTemp();
     const log = keptLog();
@@ -97,11 +103,17 @@ describe("over smart HTTP behind Basic auth", () => {
     expect(log.lines.filter((line) => line.includes(TOKEN))).toEqual([]);
   });
 
-  test("a refused token at cold start is a CredentialRefusedError naming the fetch", async () => {
-    const { start } = await serve("wrong-token");
-    const started = start();
-    await expect(started).rejects.toThrow(CredentialRefusedError);
-    await expect(started).rejects.toThrow("fetch host://kit.git: the git host refused the credentials");
+  test("a refused token at cold start fails that fetch only, and the plugin beside it serves", async () => {
+    const { start, server } = await serve("wrong-token", true);
+    const service = await start();
+    services.push(service);
+    expect(service.refusedCredentials).toEqual([{ fetch: "host://kit.git", reason: "the git host refused the credentials" }]);
+    const health = buildHealth(service.current);
+    expect(health.fetches["host://kit.git"]).toMatchObject({ status: "failed", error: "the git host refused the credentials" });
+    expect(health.plugins["kit"]).toMatchObject({ status: "failed" });
+    expect(await readText(service.current, "skill://beside/beta/SKILL.md")).toBe(skillMd("beta"));
+    expect(JSON.stringify(health).includes("wrong-token")).toBe(false);
+    expect(server.seen.length).toBeGreaterThan(0);
   });
 
   test("no auth declared: the fetch fails (it may be a typo), and the others still start", async () => {
