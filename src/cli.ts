@@ -6,8 +6,16 @@ import os from "node:os";
 import { format, parseArgs } from "node:util";
 import v8 from "node:v8";
 import { serveStdio } from "@modelcontextprotocol/server/stdio";
-import { type Config, configFromDirectories, ConfigInvalidError, formatConfigErrors, formatSchema, loadConfig } from "./config/index.js";
-import { ContentCache, ShelfReader, ShelfService, startLiveShelf } from "./live/index.js";
+import {
+  type Config,
+  type ConfigError,
+  configFromDirectories,
+  ConfigInvalidError,
+  formatConfigErrors,
+  formatSchema,
+  loadConfig,
+} from "./config/index.js";
+import { ContentCache, ReloadableShelf, ShelfReader, ShelfService, watchConfigFile } from "./live/index.js";
 import { createLogger, LOG_LEVELS, type LogFormat, type Logger, type LogLevel, VERSION } from "./address/index.js";
 import type { Client } from "./http/index.js";
 import { announceOverHttp, buildMcpServer, DEFAULT_VIEW, type RequestView, SessionRegistry } from "./mcp/index.js";
@@ -217,15 +225,20 @@ async function runServe(command: CommandSpec, values: Values, dirs: readonly str
     });
   };
   // A restart serves the recorded local harvests at once; the live shelf verifies them against the disk next.
-  const live = await startLiveShelf(config, () => new Date(), {
-    ...(cacheDir === undefined ? {} : { cacheDir }),
-    env: process.env,
-    log,
-    fromRecord: true,
-    onRebuilt,
-  });
-  const service = live.service;
-  service.startRefreshTimers();
+  const live = await ReloadableShelf.start(
+    config,
+    () => new Date(),
+    { ...(cacheDir === undefined ? {} : { cacheDir }), env: process.env, log, fromRecord: true, onRebuilt },
+    true,
+  );
+  // The holder is the same for every config the server serves: a reload publishes into it.
+  const service = {
+    holder: live.holder,
+    get current() {
+      return live.holder.current;
+    },
+  };
+  const reloads = watchReloads(command, values, dirs, config, live, log);
   const shelf = service.current;
   // Counted here, not through buildHealth: that would run the citation audit before the first request.
   const skills = [...shelf.libraries.values()].reduce((sum, library) => sum + library.skills.size, 0);
@@ -273,6 +286,7 @@ async function runServe(command: CommandSpec, values: Values, dirs: readonly str
       const stop = (): void =>
         void handle
           .close()
+          .then(() => reloads.stop())
           .then(() => live.close())
           .then(() => resolve(EXIT_CODES.ok));
       process.once("SIGTERM", stop);
@@ -295,7 +309,12 @@ async function runServe(command: CommandSpec, values: Values, dirs: readonly str
       anonymous: config.anonymous,
       ...(config.anonymousScope === undefined ? {} : { anonymousScope: config.anonymousScope }),
     },
-    reindex: () => live.reindex(),
+    // POST /reindex reads the config file again first, like SIGHUP.
+    reindex: async () => {
+      await reloads.reload("POST /reindex");
+      return live.reindex();
+    },
+    configErrors: () => reloads.errors,
     onError: (error) => logError(log, error),
     onRefused: (reason, fields) => log.log("warn", `request refused: ${reason}`, fields),
   });
@@ -325,6 +344,7 @@ async function runServe(command: CommandSpec, values: Values, dirs: readonly str
         log.log("info", "draining in-flight requests");
         // Stop accepting, end the open subscriptions/listen streams (they never finish by themselves), close idle
         // keep-alive sockets, and let requests in flight finish; whatever still hangs after the grace is cut.
+        reloads.stop();
         server.close(() => void live.close().then(() => resolve(EXIT_CODES.ok)));
         server.closeIdleConnections();
         void inFlight
@@ -342,6 +362,69 @@ async function runServe(command: CommandSpec, values: Values, dirs: readonly str
   }
   log.log("info", `listening on http://${shownHost}:${address.port}/mcp`);
   return stopped;
+}
+
+interface Reloads {
+  /** Read the config again and serve it if it changed; a config that fails to load keeps the current shelf. */
+  reload(why: string): Promise<void>;
+  /** What the last failed reload found wrong (empty after a good one), for /health. */
+  readonly errors: readonly ConfigError[];
+  stop(): void;
+}
+
+/** The config file is read again on SIGHUP, on POST /reindex and when the file changes (an edit, or a ConfigMap's
+ *  `..data` swap). Clients and their tokens stay those read at start; libraries, plugins and sources follow the
+ *  file. A config that fails to load is logged with its file, line and JSON path and shown on /health, and the
+ *  current shelf keeps serving. Zero-config directories have no file to read again. */
+function watchReloads(
+  command: CommandSpec,
+  values: Values,
+  dirs: readonly string[],
+  first: Config,
+  live: ReloadableShelf,
+  log: Logger,
+): Reloads {
+  let current = JSON.stringify(first);
+  let errors: readonly ConfigError[] = [];
+  let queue = Promise.resolve();
+  const readAndServe = async (why: string): Promise<void> => {
+    let next: Config;
+    try {
+      next = await readConfig(command, values, dirs);
+    } catch (error) {
+      if (!(error instanceof ConfigInvalidError)) throw error;
+      errors = error.errors;
+      for (const problem of error.errors) {
+        log.log("error", "config not reloaded: the current shelf keeps serving", { why, ...problem });
+      }
+      return;
+    }
+    if (errors.length > 0) log.log("info", "config loads again", { why });
+    errors = [];
+    const text = JSON.stringify(next);
+    if (text === current) return;
+    current = text;
+    await live.reload(next);
+    log.log("info", "config reloaded", { why, generation: live.holder.current.generation });
+  };
+  const reload = (why: string): Promise<void> => {
+    if (first.file === null) return Promise.resolve();
+    queue = queue.then(() => readAndServe(why)).catch((error: unknown) => logError(log, error));
+    return queue;
+  };
+  const onHangup = (): void => void reload("SIGHUP");
+  process.on("SIGHUP", onHangup);
+  const unwatch = first.file === null ? () => undefined : watchConfigFile(first.file, () => void reload("config file changed"));
+  return {
+    reload,
+    get errors() {
+      return errors;
+    },
+    stop() {
+      process.off("SIGHUP", onHangup);
+      unwatch();
+    },
+  };
 }
 
 /** Tokens come from the environment when the server starts; every unset one is named (its variable, never a

@@ -16,6 +16,7 @@ import { Readiness, withProbes } from "./probes.js";
 import { answerErrors, answerNotFound, limitNesting, MAX_JSON_DEPTH, type OnRefused } from "./bad-requests.js";
 import { guardStateChanges } from "./exposure.js";
 import type { ServerMetrics } from "./metrics.js";
+import type { ConfigError } from "../config/index.js";
 
 export interface HttpOptions {
   readonly host: string;
@@ -30,6 +31,8 @@ export interface HttpOptions {
   readonly reindex: () => Promise<string[]>;
   /** Unexpected failures are logged here, never sent to the client. */
   readonly onError: (error: unknown) => void;
+  /** What the last failed reload of the config file found wrong: shown on /health while the shelf keeps serving. */
+  readonly configErrors?: () => readonly ConfigError[];
   /** Requests refused before MCP processing (unreadable body, too deep, unknown route), one line each. */
   readonly onRefused?: OnRefused;
   readonly access: Access;
@@ -109,7 +112,8 @@ export function createHttpApp(holder: ShelfHolder, deps: ServerDeps, options: Ht
 
   app.get("/health", admin, (_req, res) => {
     const report = buildHealth(holder.current);
-    res.status(httpStatusOf(report.status)).json(report);
+    const configErrors = options.configErrors?.() ?? [];
+    res.status(httpStatusOf(report.status)).json(configErrors.length === 0 ? report : { ...report, config: { errors: configErrors } });
   });
   app.post("/reindex", admin, async (_req, res) => {
     try {

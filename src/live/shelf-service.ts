@@ -34,6 +34,9 @@ export interface ShelfServiceOptions {
   /** Serve the recorded local harvests as they are at start, without walking the disk (`serve`); the caller
    *  verifies them with `rescan(unverified)` straight after. Otherwise the record only saves re-reads. */
   readonly fromRecord?: boolean;
+  /** Publish into this holder instead of a new one: a service started on a reloaded config takes over from the
+   *  previous one, so every request, session and reader keeps the same holder and sees the next generation. */
+  readonly holder?: ShelfHolder;
 }
 
 /** How long after a build its harvest record is written. */
@@ -113,7 +116,7 @@ export class ShelfService {
       const recorded = givenCacheDir === undefined ? new Map() : await readHarvestCache(givenCacheDir, configDigest);
       const trusted = options.fromRecord === true && recorded.size > 0;
       const result = await assemble(config, {
-        generation: 1,
+        generation: options.holder === undefined ? 1 : options.holder.current.generation + 1,
         built: now().toISOString(),
         ...(git === undefined ? {} : { git }),
         refresh: () => false,
@@ -121,7 +124,8 @@ export class ShelfService {
         ...(trusted ? { unchanged: () => true } : {}),
         ...(options.watch === undefined ? {} : { watch: options.watch }),
       });
-      const service = new ShelfService(config, now, options, git, tempCacheDir, new ShelfHolder(result.shelf));
+      const holder = options.holder ?? new ShelfHolder(result.shelf);
+      const service = new ShelfService(config, now, options, git, tempCacheDir, holder);
       if (trusted) {
         // What came from the record is on disk already: only a harvest that differs is written again.
         service.recorded = new Map(
@@ -140,6 +144,7 @@ export class ShelfService {
       service.trees = result.trees;
       await service.keep(result.trees);
       service.recordHarvest(result.shelf.plugins.values(), result.trees);
+      if (holder.current !== result.shelf) holder.swap(result.shelf);
       return service;
     } catch (error) {
       await git?.close();

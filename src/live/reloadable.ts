@@ -1,0 +1,75 @@
+// A live shelf whose config can be read again while it serves (SIGHUP, POST /reindex, an edit of the config file):
+// a new live shelf is started on the new config and publishes into the same holder, then the old one is closed.
+// Requests, sessions and readers hold the holder, so they see the next generation and nothing else changes for them.
+import { watch as watchDirectory, type FSWatcher } from "node:fs";
+import path from "node:path";
+import type { Config } from "../config/index.js";
+import type { ShelfHolder } from "./holder.js";
+import { type LiveShelf, startLiveShelf } from "./live-shelf.js";
+import type { ShelfService, ShelfServiceOptions } from "./shelf-service.js";
+
+export class ReloadableShelf {
+  private constructor(
+    private live: LiveShelf,
+    private readonly now: () => Date,
+    private readonly options: ShelfServiceOptions,
+    private readonly timers: boolean,
+  ) {}
+
+  /** `timers`: run each git source's refresh timer (serve), also on every shelf a reload starts. */
+  static async start(config: Config, now: () => Date, options: ShelfServiceOptions, timers: boolean): Promise<ReloadableShelf> {
+    const live = await startLiveShelf(config, now, options);
+    if (timers) live.service.startRefreshTimers();
+    return new ReloadableShelf(live, now, options, timers);
+  }
+
+  get service(): ShelfService {
+    return this.live.service;
+  }
+
+  get holder(): ShelfHolder {
+    return this.live.service.holder;
+  }
+
+  /** Serve `config` from now on. Until the new shelf is built, the current one serves. */
+  async reload(config: Config): Promise<void> {
+    const previous = this.live;
+    const next = await startLiveShelf(config, this.now, { ...this.options, holder: previous.service.holder });
+    if (this.timers) next.service.startRefreshTimers();
+    this.live = next;
+    await previous.close();
+  }
+
+  reindex(): Promise<string[]> {
+    return this.live.reindex();
+  }
+
+  close(): Promise<void> {
+    return this.live.close();
+  }
+}
+
+/** Calls `onChange` once the config file is edited, replaced or swapped in through a link (a Kubernetes ConfigMap
+ *  swaps its files by renaming a `..data` link), after a quiet window. Returns the function that stops watching. */
+export function watchConfigFile(file: string, onChange: () => void, quietMs = 250): () => void {
+  const dir = path.dirname(path.resolve(file));
+  const name = path.basename(file);
+  let timer: NodeJS.Timeout | undefined;
+  let watcher: FSWatcher | undefined;
+  try {
+    watcher = watchDirectory(dir, (_event, changed) => {
+      if (changed !== null && changed !== name && !changed.startsWith("..")) return;
+      clearTimeout(timer);
+      timer = setTimeout(onChange, quietMs);
+      timer.unref();
+    });
+    watcher.on("error", () => watcher?.close());
+  } catch {
+    // An unwatchable directory: the config is still read again on SIGHUP and POST /reindex.
+    return () => undefined;
+  }
+  return () => {
+    clearTimeout(timer);
+    watcher?.close();
+  };
+}
