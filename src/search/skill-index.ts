@@ -2,7 +2,7 @@
 // tolerance). It holds exactly the visible skills of the last shelf it was brought up to, so nothing out of
 // scope is ever matched, counted in a score or hinted. Bringing it to a new shelf is incremental: only skills
 // whose SKILL.md changed, appeared or went are re-indexed.
-import MiniSearch, { type SearchResult } from "minisearch";
+import MiniSearch, { type Query, type SearchResult } from "minisearch";
 import { formatOneLine } from "./text.js";
 import { skillDocument, type SkillDocument } from "./documents.js";
 import type { SearchRequest } from "./request.js";
@@ -51,18 +51,26 @@ function processTerm(term: string): string | null {
   return lower.length < 2 || STOP_WORDS.has(lower) ? null : lower;
 }
 
+/** The body is indexed up to this many characters: its opening says what the skill does; the rest mostly costs
+ *  build time. */
+export const BODY_CHARS = 2000;
+
+const META_FIELDS = FIELDS.filter((field) => field !== "body");
+
 function createMini(): MiniSearch<Indexed> {
-  return new MiniSearch<Indexed>({
-    fields: FIELDS,
-    storeFields: [],
-    processTerm,
-    searchOptions: {
-      boost: BOOST,
-      prefix: (term) => term.length >= 3,
-      fuzzy: (term) => (term.length >= 5 ? 0.2 : false),
-      combineWith: "OR",
-    },
-  });
+  return new MiniSearch<Indexed>({ fields: FIELDS, storeFields: [], processTerm, searchOptions: { boost: BOOST } });
+}
+
+/** Prefixes and typos on what the skill says it is; the body's exact words on top, so its many terms never
+ *  multiply a query's expansions. */
+function queryOf(text: string): Query {
+  return {
+    combineWith: "OR",
+    queries: [
+      { queries: [text], fields: META_FIELDS, prefix: (term) => term.length >= 3, fuzzy: (term) => (term.length >= 5 ? 0.2 : false) },
+      { queries: [text], fields: ["body"], prefix: false, fuzzy: false },
+    ],
+  };
 }
 
 export class SkillIndex {
@@ -97,7 +105,7 @@ export class SkillIndex {
       const indexed = this.digests.get(id);
       if (indexed === doc.digest) continue;
       if (indexed !== undefined) this.mini.discard(id);
-      this.mini.add({ ...doc, body: bodies.get(id) ?? "" });
+      this.mini.add({ ...doc, body: (bodies.get(id) ?? "").slice(0, BODY_CHARS) });
       this.digests.set(id, doc.digest);
     }
     this.skills = next;
@@ -117,7 +125,7 @@ export class SkillIndex {
         message: `search_skills: no visible library named '${library}' holds skills; list_resources shows the libraries`,
       };
     const filter = library === null ? undefined : (result: SearchResult) => this.skills.get(result.id)?.library === library;
-    const results = this.mini.search(request.query, filter === undefined ? {} : { filter });
+    const results = this.mini.search(queryOf(request.query), filter === undefined ? {} : { filter });
     const rows: SearchRow[] = [];
     for (const result of results.slice(0, request.limit)) {
       const skill = this.skills.get(result.id as string);
