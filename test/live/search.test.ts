@@ -7,7 +7,7 @@ import { afterAll, expect, test } from "vitest";
 import { assemble } from "../../src/assemble/index.js";
 import { ContentCache, ShelfReader } from "../../src/live/index.js";
 import { ShelfHolder } from "../../src/live/holder.js";
-import { FULL_SCOPE_ON, scopeOn } from "../../src/resolve/index.js";
+import { FULL_SCOPE_ON, scopeOn, type ScopeOn } from "../../src/resolve/index.js";
 import type { SearchRequest } from "../../src/search/index.js";
 import type { Shelf } from "../../src/shelf/index.js";
 import { configOf } from "./helpers.js";
@@ -41,7 +41,7 @@ test("an edited body is searchable after the swap; a skill that left the scope i
   const holder = new ShelfHolder(await build(1));
   const reader = new ShelfReader(holder, new ContentCache());
   const clientK = scopeOn({ tags: ["kw-pub"] }, {});
-  const names = async (query: string, on = FULL_SCOPE_ON) => {
+  const names = async (query: string, on: ScopeOn = FULL_SCOPE_ON) => {
     const outcome = await reader.search(ask(query), on);
     return outcome.ok ? outcome.rows.map((row) => row.uri) : outcome.message;
   };
