@@ -25,7 +25,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ["src/resolve/**", "src/shelf/**", "src/prompts/**"],
+    files: ["src/resolve/**", "src/shelf/**", "src/prompts/**", "src/search/**"],
     rules: {
       "no-restricted-imports": ["error", PURE_CORE_BANS],
       "no-restricted-globals": ["error", { name: "process", message: "the pure core never reads the process" }],

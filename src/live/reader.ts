@@ -3,16 +3,22 @@
 // touches the disk, the cache or the holder itself.
 import { mimeTypeFor } from "../address/index.js";
 import { type Answer, NOT_FOUND_ADVICE, type ReadOutcome, resolve, type ScopeOn } from "../resolve/index.js";
+import type { SearchOutcome, SearchRequest } from "../search/index.js";
 import type { Shelf } from "../shelf/index.js";
 import type { ContentCache } from "./content-cache.js";
 import type { ShelfHolder } from "./holder.js";
+import { ShelfSearch } from "./search.js";
 import { decodeUtf8, readFallbackFile, readServedFile } from "./served-bytes.js";
 
 export class ShelfReader {
+  private readonly searches: ShelfSearch;
+
   constructor(
     private readonly holder: ShelfHolder,
     private readonly contents: ContentCache,
-  ) {}
+  ) {
+    this.searches = new ShelfSearch(holder);
+  }
 
   /** The shelf a request starts on. */
   get current(): Shelf {
@@ -26,6 +32,11 @@ export class ShelfReader {
     const outcome = await readAnswer(this.resolve(uri, scopeOn), this.contents);
     if (outcome.ok || outcome.stale !== true || !(await this.holder.catchUp())) return outcome;
     return readAnswer(this.resolve(uri, scopeOn), this.contents);
+  }
+
+  /** Ranked skills for `request` under the caller's scope, compiled against the shelf the search runs on. */
+  search(request: SearchRequest, scopeOn: ScopeOn): Promise<SearchOutcome> {
+    return this.searches.search(request, scopeOn);
   }
 
   private resolve(uri: string, scopeOn: ScopeOn): Answer {

@@ -16,6 +16,7 @@ function buildInstructions(rows: readonly ListingRow[]): string {
     "1. List resources to find the indexes; read an _index.md to see the folders and skills it holds.",
     "2. Read a skill's SKILL.md for its instructions: skill://<library>/<folder>/<name>/SKILL.md.",
     "3. Read the skill's _manifest for the other files it ships, and skill://<library>/_files.md for shared files skills cite.",
+    "To find a skill by what it does, call the search_skills tool with a few words; read the SKILL.md uri it ranks first.",
     "Directories serve nothing: read the _index.md, SKILL.md or _manifest a not-found hint names. Fetch a file only when about to use it.",
     "",
     rows.length === 0 ? "Nothing is visible to this connection." : "Start here:",

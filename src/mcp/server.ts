@@ -12,12 +12,13 @@ import {
 import { SkillsExtension } from "@modelcontextprotocol/server/ext/skills";
 import * as z from "zod";
 import { listingRows, visiblePrompts } from "../resolve/index.js";
+import type { SearchRequest } from "../search/index.js";
 import { formatInstructions } from "./instructions.js";
 import { formatPromptListing, getPrompt } from "./prompts.js";
 import type { RequestView } from "./request-view.js";
 import type { ShelfAccess } from "./shelf-access.js";
 import { badCursor, createSkillSource, notFoundError } from "./skills.js";
-import { callTool, PROMPT_TOOLS, RESOURCE_TOOLS, TOOL_NAMES } from "./tools.js";
+import { callTool, PROMPT_TOOLS, RESOURCE_TOOLS, SEARCH_TOOL, TOOL_NAMES } from "./tools.js";
 
 export interface ServerDeps {
   /** The live shelf: the current shelf and the one serve-time read. */
@@ -173,7 +174,7 @@ function registerPrompts(mcp: McpServer, deps: ServerDeps, view: RequestView): v
 function registerTools(mcp: McpServer, deps: ServerDeps, view: RequestView): void {
   mcp.server.setRequestHandler("tools/list", CURSOR_PARAMS, ({ cursor }) => {
     refuseCursor(cursor);
-    return { tools: [...(view.resourceTools ? RESOURCE_TOOLS : []), ...(view.promptTools ? PROMPT_TOOLS : [])] };
+    return { tools: [...(view.resourceTools ? RESOURCE_TOOLS : []), ...(view.promptTools ? PROMPT_TOOLS : []), SEARCH_TOOL] };
   });
   mcp.server.setRequestHandler("tools/call", TOOL_PARAMS, ({ name, arguments: args }) => {
     // An unknown tool is a protocol error (MCP tools chapter); bad arguments to a known one are a tool error.
@@ -181,7 +182,8 @@ function registerTools(mcp: McpServer, deps: ServerDeps, view: RequestView): voi
       throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${name}. The tools are ${[...TOOL_NAMES].join(", ")}.`);
     const shelf = deps.shelf.current;
     const read = (uri: string) => deps.shelf.read(uri, view.scopeOn);
-    return callTool(shelf, view.scopeOn(shelf), view.fullListing, read, name, args ?? {});
+    const search = (request: SearchRequest) => deps.shelf.search(request, view.scopeOn);
+    return callTool(shelf, view.scopeOn(shelf), view.fullListing, read, search, name, args ?? {});
   });
 }
 

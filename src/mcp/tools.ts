@@ -3,6 +3,7 @@
 import type { CallToolResult, Tool } from "@modelcontextprotocol/server";
 import { listingRows, type ReadOutcome, type Scope, visiblePrompts } from "../resolve/index.js";
 import { formatPromptListing, getPrompt } from "./prompts.js";
+import { MAX_LIMIT, parseSearchRequest, type SearchOutcome, type SearchRequest } from "../search/index.js";
 import type { Shelf } from "../shelf/index.js";
 
 const ANNOTATIONS = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false } as const;
@@ -56,7 +57,26 @@ export const PROMPT_TOOLS: readonly Tool[] = [
   },
 ];
 
-export const TOOL_NAMES: ReadonlySet<string> = new Set([...RESOURCE_TOOLS, ...PROMPT_TOOLS].map((tool) => tool.name));
+/** Listed to every client: finding a skill by what it does is useful whatever else the client supports. */
+export const SEARCH_TOOL: Tool = {
+  name: "search_skills",
+  title: "Search skills",
+  description:
+    "Find skills by what they do: ranked rows (uri of the SKILL.md, name, one-line description, score) as JSON, best first. Matches names, descriptions, folders, tags and the skill text, with prefixes and typos. Read a row's uri next.",
+  inputSchema: {
+    type: "object",
+    properties: {
+      query: { type: "string", description: "What the skill should do, in plain words, e.g. terraform drift detection" },
+      library: { type: "string", description: "Only skills of this library" },
+      limit: { type: "integer", minimum: 1, maximum: MAX_LIMIT, default: 10, description: "How many rows at most" },
+    },
+    required: ["query"],
+    additionalProperties: false,
+  },
+  annotations: ANNOTATIONS,
+};
+
+export const TOOL_NAMES: ReadonlySet<string> = new Set([...RESOURCE_TOOLS, ...PROMPT_TOOLS, SEARCH_TOOL].map((tool) => tool.name));
 
 function textResult(text: string, isError = false): CallToolResult {
   return isError ? { content: [{ type: "text", text }], isError: true } : { content: [{ type: "text", text }] };
@@ -68,6 +88,7 @@ export async function callTool(
   scope: Scope,
   full: boolean,
   read: (uri: string) => Promise<ReadOutcome>,
+  search: (request: SearchRequest) => Promise<SearchOutcome>,
   name: string,
   args: Record<string, unknown>,
 ): Promise<CallToolResult> {
@@ -92,6 +113,14 @@ export async function callTool(
       if (!isStringRecord(promptArgs)) return textResult("get_prompt's 'arguments' must be an object of strings", true);
       const outcome = getPrompt(shelf, scope, args["name"], promptArgs);
       return outcome.ok ? textResult(outcome.text) : textResult(outcome.message, true);
+    }
+    case "search_skills": {
+      const parsed = parseSearchRequest(args);
+      if (!parsed.ok) return textResult(parsed.message, true);
+      const outcome = await search(parsed.request);
+      if (!outcome.ok) return textResult(outcome.message, true);
+      if (outcome.rows.length === 0) return textResult(`No skill matches "${parsed.request.query}".`);
+      return textResult(JSON.stringify(outcome.rows));
     }
     default:
       throw new RangeError(`callTool: ${name} is not one of ${[...TOOL_NAMES].join(", ")}`);

@@ -38,9 +38,11 @@ describe.each(LEGS)("tools and prompts over $name", ({ era, transport: makeTrans
     return result;
   };
 
-  it("lists no tools to a client that did not say it lacks resources or prompts", async () => {
+  it("lists only search_skills to a client that did not say it lacks resources or prompts", async () => {
     expect(client.getServerCapabilities()?.tools).toBeDefined();
-    expect((await client.listTools(undefined, { cacheMode: "bypass" })).tools).toEqual([]);
+    const tools = (await client.listTools(undefined, { cacheMode: "bypass" })).tools;
+    expect(tools.map((tool) => tool.name)).toEqual(["search_skills"]);
+    expect(tools[0]).toMatchObject({ annotations: TOOL_ANNOTATIONS, inputSchema: { type: "object", required: ["query"] } });
   });
 
   it("answers list_resources with the listing rows as JSON, unlisted but callable", async () => {
@@ -140,7 +142,7 @@ describe.each(LEGS)("tools and prompts over $name", ({ era, transport: makeTrans
 
     it("lists the resource tools with ?resources=off, annotated read-only, idempotent and closed-world", async () => {
       const tools = await toolsSeenWith({ query: { resources: "off" } });
-      expect(names(tools)).toEqual(RESOURCE_TOOL_NAMES);
+      expect(names(tools)).toEqual([...RESOURCE_TOOL_NAMES, "search_skills"]);
       for (const tool of tools) expect((tool as { annotations?: unknown }).annotations).toEqual(TOOL_ANNOTATIONS);
       expect(tools[1]).toMatchObject({
         name: "read_resource",
@@ -149,20 +151,21 @@ describe.each(LEGS)("tools and prompts over $name", ({ era, transport: makeTrans
     });
 
     it("lists the resource tools with X-MCP-Resources: off", async () => {
-      expect(names(await toolsSeenWith({ headers: { "X-MCP-Resources": "off" } }))).toEqual(RESOURCE_TOOL_NAMES);
+      expect(names(await toolsSeenWith({ headers: { "X-MCP-Resources": "off" } }))).toEqual([...RESOURCE_TOOL_NAMES, "search_skills"]);
     });
 
     it("lists the prompt tools with ?prompts=off and X-MCP-Prompts: off", async () => {
       const tools = await toolsSeenWith({ query: { prompts: "off" } });
-      expect(names(tools)).toEqual(PROMPT_TOOL_NAMES);
+      expect(names(tools)).toEqual([...PROMPT_TOOL_NAMES, "search_skills"]);
       for (const tool of tools) expect((tool as { annotations?: unknown }).annotations).toEqual(TOOL_ANNOTATIONS);
-      expect(names(await toolsSeenWith({ headers: { "X-MCP-Prompts": "off" } }))).toEqual(PROMPT_TOOL_NAMES);
+      expect(names(await toolsSeenWith({ headers: { "X-MCP-Prompts": "off" } }))).toEqual([...PROMPT_TOOL_NAMES, "search_skills"]);
     });
 
-    it("lists all four tools when both features are off, however many skills the shelf holds", async () => {
+    it("lists all five tools when both features are off, however many skills the shelf holds", async () => {
       expect(names(await toolsSeenWith({ query: { resources: "off", prompts: "off" } }))).toEqual([
         ...RESOURCE_TOOL_NAMES,
         ...PROMPT_TOOL_NAMES,
+        "search_skills",
       ]);
     });
 

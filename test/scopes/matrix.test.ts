@@ -206,7 +206,7 @@ describe.each(SCOPES)("scope: $title", (row) => {
 
   test("read_resource (?resources=off) answers the same bodies and the same messages", async () => {
     const tools = (await conn.client.listTools()).tools.map((tool) => tool.name);
-    expect(tools).toEqual(["list_resources", "read_resource", "list_prompts", "get_prompt"]);
+    expect(tools).toEqual(["list_resources", "read_resource", "list_prompts", "get_prompt", "search_skills"]);
     const docs = expectedDocuments(row);
     const got: Record<string, unknown> = {};
     const want: Record<string, unknown> = {};
@@ -272,6 +272,28 @@ describe.each(SCOPES)("scope: $title", (row) => {
       want[uri] = absent(uri);
     }
     expect(got).toEqual(want);
+  });
+
+  test("search_skills matches exactly the visible skills; a library out of scope is refused like one that never existed", async () => {
+    const query = "triage logs deep metrics code review lint release notes proofread";
+    const result = (await conn.client.callTool({ name: "search_skills", arguments: { query, limit: 50 } })) as {
+      content: { text: string }[];
+      isError?: boolean;
+    };
+    const visible = visibleSkills(row).map((s) => s.uri);
+    const found = visible.length === 0 ? [] : (JSON.parse(result.content[0]?.text ?? "") as { uri: string }[]).map((r) => r.uri);
+    if (visible.length === 0) expect(result.content[0]?.text).toBe(`No skill matches "${query}".`);
+    expect([...found].sort()).toEqual([...visible].sort());
+    const refused = (library: string) =>
+      `search_skills: no visible library named '${library}' holds skills; list_resources shows the libraries`;
+    for (const lib of LIBRARIES) {
+      const got = await conn.client.callTool({ name: "search_skills", arguments: { query, library: lib } });
+      if (visibleSkills(row).some((s) => s.lib === lib)) expect(got.isError).toBeUndefined();
+      else expect(got).toEqual(textTool(refused(lib), true));
+    }
+    expect(await conn.client.callTool({ name: "search_skills", arguments: { query, library: "nowhere" } })).toEqual(
+      textTool(refused("nowhere"), true),
+    );
   });
 
   test("skills/list gives the visible skills; skills/get of any other answers like a never-existing skill", async () => {

@@ -446,7 +446,7 @@ describe("over HTTP, accepted scopes", () => {
   test("?resources=off lists the resource tools, and read_resource answers out-of-scope addresses like absent ones", async () => {
     const conn = await connectHttp(`${http.origin}/mcp?library=docs&tags=public&resources=off`);
     try {
-      expect((await conn.client.listTools()).tools.map((tool) => tool.name)).toEqual(["list_resources", "read_resource"]);
+      expect((await conn.client.listTools()).tools.map((tool) => tool.name)).toEqual(["list_resources", "read_resource", "search_skills"]);
       const read = (uri: string) => conn.client.callTool({ name: "read_resource", arguments: { uri } });
       const plain = (uri: string) => ({
         content: [

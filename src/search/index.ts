@@ -1,0 +1,5 @@
+// Ranked search over the skills a scope sees: the index (built per scope, brought up to each shelf
+// incrementally) and the checked arguments of a search.
+export { SkillIndex, BOOST, type SearchOutcome, type SearchRow } from "./skill-index.js";
+export { skillBody, skillDocument, type SkillDocument } from "./documents.js";
+export { DEFAULT_LIMIT, MAX_LIMIT, parseSearchRequest, type SearchRequest } from "./request.js";

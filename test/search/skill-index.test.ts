@@ -1,0 +1,151 @@
+// The search room: ranking, prefixes and typos, incremental updates, the library filter, argument checks.
+import { describe, expect, test } from "vitest";
+import { parseSearchRequest, type SearchRequest, SkillIndex, skillBody } from "../../src/search/index.js";
+import { formatOneLine } from "../../src/search/text.js";
+import type { Skill } from "../../src/shelf/index.js";
+
+function skill(library: string, address: string, description: string, digest: string, frontmatter: Record<string, unknown> = {}): Skill {
+  const segments = address.split("/");
+  const name = segments[segments.length - 1] as string;
+  return {
+    uri: `skill://${library}/${address}`,
+    library,
+    plugin: `${library}-plugin`,
+    address: segments,
+    name,
+    description,
+    frontmatter: { name, description, ...frontmatter },
+    dir: address,
+    files: new Map([["SKILL.md", { size: 1, digest, mimeType: "text/markdown", text: true, disk: { path: "/x", mtimeMs: 0, size: 1 } }]]),
+    paths: ["SKILL.md"],
+  } as unknown as Skill;
+}
+
+const TERRAFORM = skill(
+  "ops",
+  "infra/terraform-drift",
+  "Detect and reconcile drift between Terraform state and live cloud resources.",
+  "d1",
+  {
+    tags: ["iac", "cloud"],
+  },
+);
+const HELM = skill("ops", "infra/helm-release", "Roll out and roll back Helm charts on Kubernetes clusters.", "d2");
+const PDF = skill("docs", "pdf-forms", "Fill in and extract the fields of PDF forms.", "d3", { metadata: { tags: "acrobat" } });
+const PLOTS = skill("science", "plotting/matplotlib", "Publication-quality figures with matplotlib.", "d4");
+
+const BODIES = new Map([
+  ["skill://ops/infra/terraform-drift/SKILL.md", "Run terraform plan -detailed-exitcode and read the diff."],
+  ["skill://ops/infra/helm-release/SKILL.md", "Use helm upgrade --install; keep values files under review."],
+  ["skill://docs/pdf-forms/SKILL.md", "Open the document with pypdf and walk the AcroForm fields."],
+  ["skill://science/plotting/matplotlib/SKILL.md", "Set rcParams, then savefig at 300 dpi; seaborn works too."],
+]);
+
+function built(skills: Skill[] = [TERRAFORM, HELM, PDF, PLOTS]): SkillIndex {
+  const index = new SkillIndex();
+  index.apply(skills, BODIES);
+  return index;
+}
+
+const ask = (query: string, extra: Partial<SearchRequest> = {}): SearchRequest => ({ query, library: null, limit: 10, ...extra });
+const uris = (index: SkillIndex, request: SearchRequest): string[] => {
+  const outcome = index.search(request);
+  if (!outcome.ok) throw new Error(outcome.message);
+  return outcome.rows.map((row) => row.uri);
+};
+
+describe("SkillIndex", () => {
+  test("ranks by what the skill says it is; the body alone still finds a skill", () => {
+    const index = built();
+    expect(uris(index, ask("which skill handles terraform drift?"))).toEqual(["skill://ops/infra/terraform-drift/SKILL.md"]);
+    expect(uris(index, ask("seaborn"))).toEqual(["skill://science/plotting/matplotlib/SKILL.md"]);
+    expect(uris(index, ask("acrobat"))).toEqual(["skill://docs/pdf-forms/SKILL.md"]);
+    expect(uris(index, ask("cloud"))).toEqual(["skill://ops/infra/terraform-drift/SKILL.md"]);
+  });
+
+  test("matches prefixes and typos", () => {
+    const index = built();
+    expect(uris(index, ask("terra"))).toEqual(["skill://ops/infra/terraform-drift/SKILL.md"]);
+    expect(uris(index, ask("kubernets"))).toEqual(["skill://ops/infra/helm-release/SKILL.md"]);
+  });
+
+  test("answers rows of uri, name, one-line description and score; stop words alone match nothing", () => {
+    const outcome = built().search(ask("helm charts"));
+    expect(outcome.ok && outcome.rows.length).toBe(1);
+    const row = outcome.ok ? outcome.rows[0] : undefined;
+    expect(Object.keys(row ?? {})).toEqual(["uri", "name", "description", "score"]);
+    expect(row).toMatchObject({ name: "helm-release", description: "Roll out and roll back Helm charts on Kubernetes clusters." });
+    const long = built([skill("ops", "long", "word ".repeat(40), "l")]).search(ask("word"));
+    expect(long.ok && long.rows[0]?.description).toBe(`${"word ".repeat(13)}word…`);
+    expect(row?.score).toBeGreaterThan(0);
+    expect(built().search(ask("how do I"))).toEqual({ ok: true, rows: [] });
+  });
+
+  test("the library filter keeps one library; a library it does not hold is refused", () => {
+    const index = built();
+    expect(uris(index, ask("fields figures drift", { library: "docs" }))).toEqual(["skill://docs/pdf-forms/SKILL.md"]);
+    expect(index.search(ask("drift", { library: "secret" }))).toEqual({
+      ok: false,
+      message: "search_skills: no visible library named 'secret' holds skills; list_resources shows the libraries",
+    });
+  });
+
+  test("limit cuts the ranked rows", () => {
+    expect(uris(built(), ask("terraform helm pdf matplotlib", { limit: 2 }))).toHaveLength(2);
+  });
+
+  test("apply is incremental: only new or changed SKILL.md need a body; gone skills are never matched again", () => {
+    const index = built([TERRAFORM, HELM]);
+    expect(index.size).toBe(2);
+    const changed = skill("ops", "infra/helm-release", "Package charts as OCI artifacts.", "d2b");
+    expect(index.missing([TERRAFORM, changed, PDF]).map((s) => s.name)).toEqual(["helm-release", "pdf-forms"]);
+    index.apply([changed, PDF], new Map([["skill://docs/pdf-forms/SKILL.md", "pypdf"]]));
+    expect(index.size).toBe(2);
+    expect(uris(index, ask("terraform drift"))).toEqual([]);
+    expect(uris(index, ask("kubernetes rollback"))).toEqual([]);
+    expect(uris(index, ask("oci artifacts"))).toEqual(["skill://ops/infra/helm-release/SKILL.md"]);
+    expect(index.search(ask("drift", { library: "science" })).ok).toBe(false);
+  });
+
+  test("ten rows fit in about 2 KB", () => {
+    const many = Array.from({ length: 12 }, (_, i) =>
+      skill("engineering", `observability/latency-budget-${i}`, `${"Tracks latency budgets and error budgets ".repeat(8)}${i}`, `x${i}`),
+    );
+    const index = new SkillIndex();
+    index.apply(many, new Map());
+    const outcome = index.search(ask("latency budget"));
+    expect(outcome.ok && outcome.rows.length).toBe(10);
+    expect(JSON.stringify(outcome.ok ? outcome.rows : []).length).toBeLessThanOrEqual(2048);
+  });
+});
+
+describe("parseSearchRequest", () => {
+  test.each([
+    [{}, "search_skills needs a non-empty string argument 'query', e.g. \"terraform drift\""],
+    [{ query: "  " }, "search_skills needs a non-empty string argument 'query', e.g. \"terraform drift\""],
+    [{ query: 3 }, "search_skills needs a non-empty string argument 'query', e.g. \"terraform drift\""],
+    [{ query: "x".repeat(201) }, "search_skills: 'query' is 201 characters; the most is 200"],
+    [{ query: "a", library: 1 }, "search_skills: 'library' must be a library name (a string), e.g. engineering"],
+    [{ query: "a", limit: 0 }, "search_skills: 'limit' must be a whole number from 1 to 50"],
+    [{ query: "a", limit: 51 }, "search_skills: 'limit' must be a whole number from 1 to 50"],
+    [{ query: "a", limit: 2.5 }, "search_skills: 'limit' must be a whole number from 1 to 50"],
+  ])("refuses %j", (args, message) => {
+    expect(parseSearchRequest(args)).toEqual({ ok: false, message });
+  });
+
+  test("defaults the limit to 10 and trims the query", () => {
+    expect(parseSearchRequest({ query: " pdf " })).toEqual({ ok: true, request: { query: "pdf", library: null, limit: 10 } });
+    expect(parseSearchRequest({ query: "pdf", library: "docs", limit: 50 })).toEqual({
+      ok: true,
+      request: { query: "pdf", library: "docs", limit: 50 },
+    });
+  });
+});
+
+test("skillBody drops the frontmatter; formatOneLine folds and cuts on a word", () => {
+  expect(skillBody("---\nname: a\ndescription: b\n---\n# Body\ntext")).toBe("# Body\ntext");
+  expect(skillBody("\uFEFF---\r\nname: a\r\n---\r\nbody")).toBe("body");
+  expect(skillBody("no frontmatter")).toBe("no frontmatter");
+  expect(formatOneLine("one\n two   three", 100)).toBe("one two three");
+  expect(formatOneLine("alpha beta gamma delta", 12)).toBe("alpha beta…");
+});
