@@ -10,10 +10,11 @@ import { errorCode, type Logger } from "../address/index.js";
 import type { Config } from "../config/index.js";
 import { fingerprintShelf } from "../health/index.js";
 import { GitFetcher, type Tree } from "../sources/index.js";
-import { assemble, type HarvestMemo, readHarvestCache, writeHarvestCache } from "../assemble/index.js";
+import { assemble, type HarvestMemo, readHarvestCache } from "../assemble/index.js";
 import { ShelfHolder } from "./holder.js";
 import type { FetchReport, Shelf } from "../shelf/index.js";
-import type { HarvestedPlugin } from "../harvest/index.js";
+import { HarvestRecorder } from "./harvest-recorder.js";
+import { logFetchChanges } from "./fetch-log.js";
 
 export interface ShelfServiceOptions {
   /** Where git fetches and local harvests are cached (`--cache-dir`). Absent: git uses a private temporary
@@ -39,9 +40,6 @@ export interface ShelfServiceOptions {
   readonly holder?: ShelfHolder;
 }
 
-/** How long after a build its harvest record is written. */
-const RECORD_DELAY_MS = 1000;
-
 /** A git fetch whose host refused (or could not be given) its credentials: one failed fetch, never the whole shelf. */
 export interface RefusedCredential {
   readonly fetch: string;
@@ -66,14 +64,6 @@ export class ShelfService {
   private reindexing: Promise<string[]> | null = null;
   private readonly timers: NodeJS.Timeout[] = [];
   private closed = false;
-  /** The local harvests last recorded (or being recorded), by plugin id; the writes, one after another. */
-  private recorded: ReadonlyMap<string, HarvestedPlugin> = new Map();
-  private recording: Promise<void> = Promise.resolve();
-  /** Ends the wait before the pending record write (close() writes it at once). */
-  private hurryRecord: (() => void) | undefined;
-  /** Where local harvests are recorded (absolute), and the config digest the record is written under. */
-  private harvestDir: string | undefined;
-  private configDigest = "";
   /** The local fetches the first shelf served from the record, not yet compared with the disk. */
   private fromRecord: ReadonlySet<string> = new Set();
 
@@ -84,6 +74,7 @@ export class ShelfService {
     private readonly git: GitFetcher | undefined,
     private readonly tempCacheDir: string | undefined,
     readonly holder: ShelfHolder,
+    private readonly recorder: HarvestRecorder,
   ) {}
 
   /** The first build. Known trees (the cache record, exported pinned commits) serve without the network; the
@@ -125,25 +116,26 @@ export class ShelfService {
         ...(options.watch === undefined ? {} : { watch: options.watch }),
       });
       const holder = options.holder ?? new ShelfHolder(result.shelf);
-      const service = new ShelfService(config, now, options, git, tempCacheDir, holder);
+      const recorder = new HarvestRecorder(givenCacheDir, configDigest, options.log);
+      const service = new ShelfService(config, now, options, git, tempCacheDir, holder, recorder);
       if (trusted) {
         // What came from the record is on disk already: only a harvest that differs is written again.
-        service.recorded = new Map(
-          [...result.shelf.plugins.values()]
-            .filter((plugin) => recorded.get(plugin.id)?.plugin === plugin)
-            .map((plugin) => [plugin.id, plugin]),
+        service.recorder.knowRecorded(
+          new Map(
+            [...result.shelf.plugins.values()]
+              .filter((plugin) => recorded.get(plugin.id)?.plugin === plugin)
+              .map((plugin) => [plugin.id, plugin]),
+          ),
         );
         service.fromRecord = new Set([...result.trees.values()].filter((tree) => tree.kind === "local").map((tree) => tree.key));
         // Until the verifying rescan ends, a read that meets a changed file waits for it (ShelfHolder.catchUp).
         service.holder.sawChange();
       }
       service.memo = result.memo;
-      service.harvestDir = givenCacheDir;
-      service.configDigest = configDigest;
-      service.logChanges(result.trees);
+      logFetchChanges(options.log, service.trees, result.trees);
       service.trees = result.trees;
       await service.keep(result.trees);
-      service.recordHarvest(result.shelf.plugins.values(), result.trees);
+      service.recorder.record(result.shelf.plugins.values(), result.trees);
       if (holder.current !== result.shelf) holder.swap(result.shelf);
       return service;
     } catch (error) {
@@ -217,8 +209,7 @@ export class ShelfService {
     this.closed = true;
     for (const timer of this.timers.splice(0)) clearInterval(timer);
     await this.queue.catch(() => undefined);
-    this.hurryRecord?.();
-    await this.recording;
+    await this.recorder.close();
     await this.git?.close();
     if (this.tempCacheDir !== undefined) await rm(this.tempCacheDir, { recursive: true, force: true });
   }
@@ -249,7 +240,7 @@ export class ShelfService {
     const fingerprint = fingerprintShelf(result.shelf);
     const moved = movedCommit(this.trees, result.trees);
     // Fetch changes are logged first: they are why the shelf that follows was rebuilt.
-    this.logChanges(result.trees);
+    logFetchChanges(this.options.log, this.trees, result.trees);
     this.memo = result.memo;
     this.trees = result.trees;
     // A moved commit always swaps: the superseded export is about to be removed, and nothing may still read it.
@@ -258,7 +249,7 @@ export class ShelfService {
       this.holder.swap(result.shelf);
     }
     await this.keep(result.trees);
-    this.recordHarvest(result.shelf.plugins.values(), result.trees);
+    this.recorder.record(result.shelf.plugins.values(), result.trees);
     this.options.onRebuilt?.((performance.now() - started) / 1000, this.holder.current === result.shelf);
     return [...result.shelf.fetches.keys()];
   }
@@ -274,60 +265,6 @@ export class ShelfService {
       this.options.log?.log("warn", "cache record not written", { error: errorCode(error) });
     }
   }
-
-  /** Record the local harvests in the cache directory, after the build and off the request path; a build that
-   *  kept every local harvest as it was writes nothing. A record that cannot be written costs the next cold start
-   *  its shortcut, nothing more. */
-  private recordHarvest(plugins: Iterable<HarvestedPlugin>, trees: ReadonlyMap<string, Tree>): void {
-    const cacheDir = this.harvestDir;
-    if (cacheDir === undefined) return;
-    const local = new Map<string, HarvestedPlugin>();
-    for (const plugin of plugins) {
-      if (plugin.status === "ok" && trees.get(plugin.fetch)?.kind === "local") local.set(plugin.id, plugin);
-    }
-    if (local.size === this.recorded.size && [...local].every(([id, plugin]) => this.recorded.get(id) === plugin)) return;
-    this.recorded = local;
-    this.recording = this.recording
-      .then(() => this.recordDelay())
-      .then(() => writeHarvestCache(cacheDir, this.configDigest, [...local.values()]))
-      .catch((error: unknown) => {
-        this.recorded = new Map();
-        this.options.log?.log("warn", "harvest record not written", { error: errorCode(error) });
-      });
-  }
-
-  /** The wait before a record is written: its JSON is tens of MB on a large shelf, and the first requests after a
-   *  start should not queue behind it. Cut short by close(). */
-  private recordDelay(): Promise<void> {
-    if (this.closed) return Promise.resolve();
-    return new Promise((resolve) => {
-      const done = (): void => {
-        clearTimeout(timer);
-        this.hurryRecord = undefined;
-        resolve();
-      };
-      const timer = setTimeout(done, RECORD_DELAY_MS);
-      timer.unref();
-      this.hurryRecord = done;
-    });
-  }
-
-  /** One log line per fetch whose state changed: moved, stale, failed or recovered. */
-  private logChanges(next: ReadonlyMap<string, Tree>): void {
-    const log = this.options.log;
-    if (log === undefined) return;
-    for (const [key, tree] of next) {
-      if (tree.kind !== "git") continue;
-      const before = this.trees.get(key);
-      if (tree.status === "stale" && before?.status !== "stale") log.log("warn", "fetch stale", { fetch: key, error: tree.error ?? "" });
-      else if (tree.status === "failed" && before?.status !== "failed")
-        log.log("error", "fetch failed", { fetch: key, error: tree.error ?? "" });
-      else if (tree.status === "ok" && before !== undefined && before.status !== "ok")
-        log.log("info", "fetch recovered", { fetch: key, commit: short(tree.commit) });
-      if (tree.status === "ok" && tree.commit !== before?.commit)
-        log.log("info", "fetch serves", { fetch: key, commit: short(tree.commit) });
-    }
-  }
 }
 
 function movedCommit(before: ReadonlyMap<string, Tree>, after: ReadonlyMap<string, Tree>): boolean {
@@ -341,8 +278,4 @@ function movedCommit(before: ReadonlyMap<string, Tree>, after: ReadonlyMap<strin
 /** Any change to the config discards the cache record (§9). */
 function digestConfig(config: Config): string {
   return createHash("sha256").update(JSON.stringify(config)).digest("hex");
-}
-
-function short(commit: string | undefined): string {
-  return commit === undefined ? "" : commit.slice(0, 12);
 }

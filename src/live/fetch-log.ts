@@ -1,0 +1,22 @@
+// One log line per git fetch whose state changed between two builds: moved, stale, failed or recovered.
+import type { Logger } from "../address/index.js";
+import type { Tree } from "../sources/index.js";
+
+export function logFetchChanges(log: Logger | undefined, before: ReadonlyMap<string, Tree>, next: ReadonlyMap<string, Tree>): void {
+  if (log === undefined) return;
+  for (const [key, tree] of next) {
+    if (tree.kind !== "git") continue;
+    const was = before.get(key);
+    if (tree.status === "stale" && was?.status !== "stale") log.log("warn", "fetch stale", { fetch: key, error: tree.error ?? "" });
+    else if (tree.status === "failed" && was?.status !== "failed")
+      log.log("error", "fetch failed", { fetch: key, error: tree.error ?? "" });
+    else if (tree.status === "ok" && was !== undefined && was.status !== "ok")
+      log.log("info", "fetch recovered", { fetch: key, commit: short(tree.commit) });
+    if (tree.status === "ok" && tree.commit !== was?.commit) log.log("info", "fetch serves", { fetch: key, commit: short(tree.commit) });
+  }
+}
+
+/** `0123456789abcdef…` => `0123456789ab`. */
+function short(commit: string | undefined): string {
+  return commit === undefined ? "" : commit.slice(0, 12);
+}
