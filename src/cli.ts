@@ -1,31 +1,18 @@
 #!/usr/bin/env node
 // The only file that touches argv, the environment, signals, stdout/stderr and exit codes.
-import type { ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
 import os from "node:os";
 import { format, parseArgs } from "node:util";
 import v8 from "node:v8";
 import { serveStdio } from "@modelcontextprotocol/server/stdio";
-import {
-  type Config,
-  type ConfigError,
-  configFromDirectories,
-  ConfigInvalidError,
-  formatConfigErrors,
-  formatSchema,
-  loadConfig,
-} from "./config/index.js";
-import { ContentCache, ReloadableShelf, ShelfReader, ShelfService, watchConfigFile } from "./live/index.js";
+import { type Config, configFromDirectories, ConfigInvalidError, formatConfigErrors, formatSchema, loadConfig } from "./config/index.js";
+import { ConfigReloads, ContentCache, ReloadableShelf, ShelfReader, ShelfService } from "./live/index.js";
 import { createLogger, LOG_LEVELS, type LogFormat, type Logger, type LogLevel, VERSION } from "./address/index.js";
 import type { Client } from "./http/index.js";
-import { announceOverHttp, buildMcpServer, DEFAULT_VIEW, type RequestView, SessionRegistry } from "./mcp/index.js";
+import { buildMcpServer, DEFAULT_VIEW, type RequestView, SessionRegistry } from "./mcp/index.js";
 import { compileScope, scopeOn } from "./resolve/index.js";
 import { buildHealth, formatCheckReport, hasProblems, healthChanges, type HealthReport } from "./health/index.js";
 import { cacheDirProblem, defaultCacheDir } from "./sources/index.js";
 import { type CommandSpec, commandNamed, EXIT_CODES, formatCommandHelp, formatOverview, formatUsageHint, parseOptionsOf } from "./usage.js";
-
-/** How long SIGTERM waits for requests in flight before it cuts what is left. */
-const DRAIN_GRACE_MS = 10_000;
 
 /** A bad command, flag, environment value or config: every problem found, one per line. */
 class UsageError extends Error {
@@ -238,7 +225,10 @@ async function runServe(command: CommandSpec, values: Values, dirs: readonly str
       return live.holder.current;
     },
   };
-  const reloads = watchReloads(command, values, dirs, config, live, log);
+  // The config file is read again on SIGHUP, on POST /reindex and when the file changes (docs/operations.md).
+  const reloads = new ConfigReloads(config, () => readConfig(command, values, dirs), live, log);
+  const onHangup = (): void => void reloads.reload("SIGHUP");
+  process.on("SIGHUP", onHangup);
   const shelf = service.current;
   // Counted here, not through buildHealth: that would run the citation audit before the first request.
   const skills = [...shelf.libraries.values()].reduce((sum, library) => sum + library.skills.size, 0);
@@ -286,7 +276,10 @@ async function runServe(command: CommandSpec, values: Values, dirs: readonly str
       const stop = (): void =>
         void handle
           .close()
-          .then(() => reloads.stop())
+          .then(() => {
+            process.off("SIGHUP", onHangup);
+            reloads.stop();
+          })
           .then(() => live.close())
           .then(() => resolve(EXIT_CODES.ok));
       process.once("SIGTERM", stop);
@@ -297,13 +290,17 @@ async function runServe(command: CommandSpec, values: Values, dirs: readonly str
     return stopped;
   }
 
-  const { createHttpApp, listen, isLoopback } = face ?? (await import("./http/index.js"));
-  const { app, mcp, inFlight, readiness } = createHttpApp(service.holder, deps, {
+  const { serveHttp, isLoopback } = face ?? (await import("./http/index.js"));
+  const serving = await serveHttp(service.holder, deps, {
     host,
+    port,
+    drainMs: settings.drainMs,
+    log,
     allowedHosts: settings.allowedHosts,
     allowedOrigins: settings.allowedOrigins,
     allowAnyHost: settings.allowAnyHost,
     ...(metrics === undefined ? {} : { metrics }),
+    cacheStats: contents.stats,
     access: {
       clients,
       anonymous: config.anonymous,
@@ -317,114 +314,25 @@ async function runServe(command: CommandSpec, values: Values, dirs: readonly str
     configErrors: () => reloads.errors,
     onError: (error) => logError(log, error),
     onRefused: (reason, fields) => log.log("warn", `request refused: ${reason}`, fields),
-  });
-  const server = await listen(app, host, port).catch(async (error: unknown) => {
+  }).catch(async (error: unknown) => {
+    reloads.stop();
     await live.close();
     throw error;
   });
-  server.on("request", (_req, res: ServerResponse) => inFlight.track(res));
-  metrics?.watch(service.holder, contents.stats);
-  // 2026-07-28 clients hear of changes on their subscriptions/listen streams; stateless 2025 HTTP cannot.
-  service.holder.onSwap((next, previous) => announceOverHttp(mcp.notify, previous, next));
-  const address = server.address() as AddressInfo;
-  const shownHost = address.family === "IPv6" ? `[${address.address}]` : address.address;
-  readiness.markReady();
-  const stopped = new Promise<number>((resolve) => {
-    let endWindow: (() => void) | undefined;
-    const stop = (): void => {
-      // A second signal during the drain window ends the window at once.
-      if (endWindow !== undefined) return endWindow();
-      // Not ready first, still accepting: a load balancer polling /readyz stops sending new requests here.
-      readiness.markDraining();
-      log.log("info", "not ready: draining", { seconds: settings.drainMs / 1000 });
-      const windowTimer = setTimeout(() => endWindow?.(), settings.drainMs);
-      endWindow = (): void => {
-        endWindow = () => undefined;
-        clearTimeout(windowTimer);
-        log.log("info", "draining in-flight requests");
-        // Stop accepting, end the open subscriptions/listen streams (they never finish by themselves), close idle
-        // keep-alive sockets, and let requests in flight finish; whatever still hangs after the grace is cut.
-        reloads.stop();
-        server.close(() => void live.close().then(() => resolve(EXIT_CODES.ok)));
-        server.closeIdleConnections();
-        void inFlight
-          .drained()
-          .then(() => mcp.close())
-          .then(() => server.closeAllConnections());
-        setTimeout(() => server.closeAllConnections(), DRAIN_GRACE_MS).unref();
-      };
-    };
-    process.on("SIGTERM", stop);
-    process.on("SIGINT", stop);
+  // Signals are handled before the startup line: a supervisor may signal the moment it sees it.
+  const stopped = serving.closed.then(async () => {
+    process.off("SIGHUP", onHangup);
+    reloads.stop();
+    await live.close();
+    return EXIT_CODES.ok;
   });
+  process.on("SIGTERM", () => serving.stop());
+  process.on("SIGINT", () => serving.stop());
   if (settings.allowAnyHost && settings.allowedHosts.length === 0 && !isLoopback(host)) {
     log.log("warn", "any Host header is accepted (--allow-any-host): put the server behind a proxy that checks it");
   }
-  log.log("info", `listening on http://${shownHost}:${address.port}/mcp`);
+  log.log("info", `listening on ${serving.url}`);
   return stopped;
-}
-
-interface Reloads {
-  /** Read the config again and serve it if it changed; a config that fails to load keeps the current shelf. */
-  reload(why: string): Promise<void>;
-  /** What the last failed reload found wrong (empty after a good one), for /health. */
-  readonly errors: readonly ConfigError[];
-  stop(): void;
-}
-
-/** The config file is read again on SIGHUP, on POST /reindex and when the file changes (an edit, or a ConfigMap's
- *  `..data` swap). Clients and their tokens stay those read at start; libraries, plugins and sources follow the
- *  file. A config that fails to load is logged with its file, line and JSON path and shown on /health, and the
- *  current shelf keeps serving. Zero-config directories have no file to read again. */
-function watchReloads(
-  command: CommandSpec,
-  values: Values,
-  dirs: readonly string[],
-  first: Config,
-  live: ReloadableShelf,
-  log: Logger,
-): Reloads {
-  let current = JSON.stringify(first);
-  let errors: readonly ConfigError[] = [];
-  let queue = Promise.resolve();
-  const readAndServe = async (why: string): Promise<void> => {
-    let next: Config;
-    try {
-      next = await readConfig(command, values, dirs);
-    } catch (error) {
-      if (!(error instanceof ConfigInvalidError)) throw error;
-      errors = error.errors;
-      for (const problem of error.errors) {
-        log.log("error", "config not reloaded: the current shelf keeps serving", { why, ...problem });
-      }
-      return;
-    }
-    if (errors.length > 0) log.log("info", "config loads again", { why });
-    errors = [];
-    const text = JSON.stringify(next);
-    if (text === current) return;
-    current = text;
-    await live.reload(next);
-    log.log("info", "config reloaded", { why, generation: live.holder.current.generation });
-  };
-  const reload = (why: string): Promise<void> => {
-    if (first.file === null) return Promise.resolve();
-    queue = queue.then(() => readAndServe(why)).catch((error: unknown) => logError(log, error));
-    return queue;
-  };
-  const onHangup = (): void => void reload("SIGHUP");
-  process.on("SIGHUP", onHangup);
-  const unwatch = first.file === null ? () => undefined : watchConfigFile(first.file, () => void reload("config file changed"));
-  return {
-    reload,
-    get errors() {
-      return errors;
-    },
-    stop() {
-      process.off("SIGHUP", onHangup);
-      unwatch();
-    },
-  };
 }
 
 /** Tokens come from the environment when the server starts; every unset one is named (its variable, never a

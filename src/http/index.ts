@@ -5,3 +5,4 @@ export { Readiness, type ReadinessState } from "./probes.js";
 export { checkListen, formatHostPort, listen, ListenError } from "./listen.js";
 export { isLoopback, refuseExposure } from "./exposure.js";
 export { type RequestRecord, ServerMetrics } from "./metrics.js";
+export { DRAIN_GRACE_MS, type HttpServing, serveHttp } from "./serve.js";

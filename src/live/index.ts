@@ -2,6 +2,6 @@
 export { ContentCache } from "./content-cache.js";
 export type { ShelfHolder } from "./holder.js";
 export { startLiveShelf } from "./live-shelf.js";
-export { ReloadableShelf, watchConfigFile } from "./reloadable.js";
+export { ConfigReloads, ReloadableShelf } from "./reloadable.js";
 export { ShelfReader } from "./reader.js";
 export { type RefusedCredential, ShelfService } from "./shelf-service.js";

@@ -3,7 +3,8 @@
 // Requests, sessions and readers hold the holder, so they see the next generation and nothing else changes for them.
 import { watch as watchDirectory, type FSWatcher } from "node:fs";
 import path from "node:path";
-import type { Config } from "../config/index.js";
+import type { Logger } from "../address/index.js";
+import { type Config, type ConfigError, ConfigInvalidError } from "../config/index.js";
 import type { ShelfHolder } from "./holder.js";
 import { type LiveShelf, startLiveShelf } from "./live-shelf.js";
 import type { ShelfService, ShelfServiceOptions } from "./shelf-service.js";
@@ -72,4 +73,63 @@ export function watchConfigFile(file: string, onChange: () => void, quietMs = 25
     clearTimeout(timer);
     watcher?.close();
   };
+}
+
+/** Reads the config again and serves it when it changed. A config that fails to load is logged with its file, line
+ *  and JSON path and kept in `errors` (for /health), and the current shelf keeps serving. Reloads run one after
+ *  another. Zero-config directories (`first.file === null`) have no file to read again. */
+export class ConfigReloads {
+  private current: string;
+  private failed: readonly ConfigError[] = [];
+  private queue: Promise<void> = Promise.resolve();
+  private readonly unwatch: () => void;
+
+  constructor(
+    private readonly first: Config,
+    private readonly read: () => Promise<Config>,
+    private readonly shelf: ReloadableShelf,
+    private readonly log: Logger,
+  ) {
+    this.current = JSON.stringify(first);
+    this.unwatch = first.file === null ? () => undefined : watchConfigFile(first.file, () => void this.reload("config file changed"));
+  }
+
+  /** What the last failed reload found wrong (empty after a good one). */
+  get errors(): readonly ConfigError[] {
+    return this.failed;
+  }
+
+  reload(why: string): Promise<void> {
+    if (this.first.file === null) return Promise.resolve();
+    this.queue = this.queue
+      .then(() => this.readAndServe(why))
+      .catch((error: unknown) => {
+        this.log.log("error", "config reload failed", { why, error: error instanceof Error ? error.message : String(error) });
+      });
+    return this.queue;
+  }
+
+  stop(): void {
+    this.unwatch();
+  }
+
+  private async readAndServe(why: string): Promise<void> {
+    let next: Config;
+    try {
+      next = await this.read();
+    } catch (error) {
+      if (!(error instanceof ConfigInvalidError)) throw error;
+      this.failed = error.errors;
+      for (const problem of error.errors)
+        this.log.log("error", "config not reloaded: the current shelf keeps serving", { why, ...problem });
+      return;
+    }
+    if (this.failed.length > 0) this.log.log("info", "config loads again", { why });
+    this.failed = [];
+    const text = JSON.stringify(next);
+    if (text === this.current) return;
+    this.current = text;
+    await this.shelf.reload(next);
+    this.log.log("info", "config reloaded", { why, generation: this.shelf.holder.current.generation });
+  }
 }
