@@ -67,6 +67,7 @@ function fallback(lib: LibraryView, plugin: HarvestedPlugin, segments: readonly 
   const last = segments[segments.length - 1];
   // Reserved names would pass off a disk file as a generated document.
   if (last === INDEX_FILE || last === FILES_FILE) return null;
+  // Stryker disable next-line all: defence in depth; both callers refuse hidden segments first, so it never decides.
   if (hasHiddenSegment(segments)) return null;
   // A skill directory (served or skipped, any plugin on this fetch) serves only through its skill, never raw:
   // a skipped skill stays skipped and a narrowed scope does not read another plugin's skill.
