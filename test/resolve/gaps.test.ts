@@ -47,10 +47,8 @@ function oddShelf(): Shelf {
 }
 
 describe("skill addresses with '..', '.' or an empty segment are never published", () => {
-  const shelf = oddShelf();
-
   test("the library index lists only the reachable skill", () => {
-    const answer = resolve(shelf, FULL_SCOPE, "skill://lib/_index.md");
+    const answer = resolve(oddShelf(), FULL_SCOPE, "skill://lib/_index.md");
     expect(summary(answer)).toBe(
       `document ${[
         "# lib — 1 skill",
@@ -65,7 +63,7 @@ describe("skill addresses with '..', '.' or an empty segment are never published
   });
 
   test("a directory read of the library root shows the reachable skill and the visible files only", () => {
-    expect(readDirectory(shelf, FULL_SCOPE, "skill://lib")).toEqual({
+    expect(readDirectory(oddShelf(), FULL_SCOPE, "skill://lib")).toEqual({
       kind: "directory",
       uri: "skill://lib",
       entries: [
@@ -82,21 +80,19 @@ describe("skill addresses with '..', '.' or an empty segment are never published
     { uri: "skill://lib/up/_index.md", why: "no folder exists for an unreachable skill" },
   ];
   test.each(rows)("$uri is not found ($why)", ({ uri }) => {
-    expect(summary(resolve(shelf, FULL_SCOPE, uri))).toBe(`notFound Not found: ${uri}. ${NOT_FOUND_ADVICE}`);
+    expect(summary(resolve(oddShelf(), FULL_SCOPE, uri))).toBe(`notFound Not found: ${uri}. ${NOT_FOUND_ADVICE}`);
   });
 });
 
 describe("hidden library files are never listed in _files.md", () => {
-  const shelf = oddShelf();
-
   test("_files.md names only docs/guide.md", () => {
-    expect(summary(resolve(shelf, FULL_SCOPE, "skill://lib/_files.md"))).toBe(
+    expect(summary(resolve(oddShelf(), FULL_SCOPE, "skill://lib/_files.md"))).toBe(
       `document ${["# lib — 1 library file", "", FILES_ADVICE, "", "skill://lib/docs/guide.md", ""].join("\n")}`,
     );
   });
 
   test("a directory read of docs lists the guide and not .env", () => {
-    expect(readDirectory(shelf, FULL_SCOPE, "skill://lib/docs")).toEqual({
+    expect(readDirectory(oddShelf(), FULL_SCOPE, "skill://lib/docs")).toEqual({
       kind: "directory",
       uri: "skill://lib/docs",
       entries: [{ uri: "skill://lib/docs/guide.md", name: "guide.md", mimeType: "text/markdown", size: bytes("# Guide\n") }],
@@ -104,19 +100,20 @@ describe("hidden library files are never listed in _files.md", () => {
   });
 
   test.each(["skill://lib/docs/.env", "skill://lib/.private/key.md"])("%s is not found", (uri) => {
-    expect(resolve(shelf, FULL_SCOPE, uri).kind).toBe("notFound");
+    expect(resolve(oddShelf(), FULL_SCOPE, uri).kind).toBe("notFound");
   });
 });
 
 describe("a plugin in a subfolder of a shared repository that is itself one skill", () => {
   // `outer` is the whole repository; `one` is its subfolder plugins/one, whose root is a single skill.
-  const shelf = buildTestShelf({
-    plugins: [
-      { id: "outer", fetch: "repo", tree: { "plugins/one/SKILL.md": skillMd("one", "The one skill."), "plugins/one/notes.md": "# n\n" } },
-      { id: "one", fetch: "repo", root: "plugins/one", skills: [{ dir: "", address: "one", files: { "notes.md": "# n\n" } }] },
-    ],
-    libraries: [{ name: "mono", plugins: ["outer", "one"] }],
-  });
+  const shelf = (): Shelf =>
+    buildTestShelf({
+      plugins: [
+        { id: "outer", fetch: "repo", tree: { "plugins/one/SKILL.md": skillMd("one", "The one skill."), "plugins/one/notes.md": "# n\n" } },
+        { id: "one", fetch: "repo", root: "plugins/one", skills: [{ dir: "", address: "one", files: { "notes.md": "# n\n" } }] },
+      ],
+      libraries: [{ name: "mono", plugins: ["outer", "one"] }],
+    });
 
   const rows = [
     { uri: "skill://mono/one/notes.md", expect: "file fixture:one/notes.md" },
@@ -125,29 +122,30 @@ describe("a plugin in a subfolder of a shared repository that is itself one skil
     { uri: "skill://mono/plugins/one/SKILL.md", expect: "notFound", why: "the skill's directory never serves raw" },
   ];
   test.each(rows)("$uri -> $expect", ({ uri, expect: expected }) => {
-    const answer = resolve(shelf, FULL_SCOPE, uri);
+    const answer = resolve(shelf(), FULL_SCOPE, uri);
     expect(answer.kind === "notFound" ? "notFound" : summary(answer)).toBe(expected);
   });
 });
 
 describe("a directory read of a library root holding only library files", () => {
-  const shelf = buildTestShelf({
-    plugins: [
-      { id: "skills-kit", skills: [{ dir: "skills/alpha" }] },
-      { id: "notes", libraryFiles: { "guide.md": "# Guide\n", "ref/a.md": "# A\n" } },
-    ],
-    libraries: [
-      { name: "mixed", plugins: ["skills-kit", "notes"] },
-      { name: "plain", plugins: ["notes"] },
-    ],
-  });
+  const shelf = (): Shelf =>
+    buildTestShelf({
+      plugins: [
+        { id: "skills-kit", skills: [{ dir: "skills/alpha" }] },
+        { id: "notes", libraryFiles: { "guide.md": "# Guide\n", "ref/a.md": "# A\n" } },
+      ],
+      libraries: [
+        { name: "mixed", plugins: ["skills-kit", "notes"] },
+        { name: "plain", plugins: ["notes"] },
+      ],
+    });
   const entries = (library: string) => [
     { uri: `skill://${library}/guide.md`, name: "guide.md", mimeType: "text/markdown", size: bytes("# Guide\n") },
     { uri: `skill://${library}/ref`, name: "ref", mimeType: "inode/directory" },
   ];
 
   test("a library without skills", () => {
-    expect(readDirectory(shelf, FULL_SCOPE, "skill://plain")).toEqual({
+    expect(readDirectory(shelf(), FULL_SCOPE, "skill://plain")).toEqual({
       kind: "directory",
       uri: "skill://plain",
       entries: entries("plain"),
@@ -156,12 +154,15 @@ describe("a directory read of a library root holding only library files", () => 
 
   test("a library whose skills the scope leaves out", () => {
     const scope = scopeOf({ plugins: ["notes"] });
-    expect(readDirectory(shelf, scope, "skill://mixed/")).toEqual({ kind: "directory", uri: "skill://mixed/", entries: entries("mixed") });
+    expect(readDirectory(shelf(), scope, "skill://mixed/")).toEqual({
+      kind: "directory",
+      uri: "skill://mixed/",
+      entries: entries("mixed"),
+    });
   });
 });
 
 describe("a read below a reserved name", () => {
-  const shelf = oddShelf();
   const rows = [
     { uri: "skill://lib/good/_manifest/x", expect: "notFound" },
     { uri: "skill://lib/good/_manifest/SKILL.md", expect: "notFound" },
@@ -169,15 +170,13 @@ describe("a read below a reserved name", () => {
     { uri: "skill://lib/good/_manifest", expect: "document" },
   ];
   test.each(rows)("$uri -> $expect", ({ uri, expect: kind }) => {
-    expect(resolve(shelf, FULL_SCOPE, uri).kind).toBe(kind);
+    expect(resolve(oddShelf(), FULL_SCOPE, uri).kind).toBe(kind);
   });
 });
 
 describe("resolve() with a URI that is not a string", () => {
-  const shelf = oddShelf();
-
   test("a URL object reads as its string form", () => {
-    const answer = resolve(shelf, FULL_SCOPE, new URL("skill://lib/good/notes.md") as unknown as string);
+    const answer = resolve(oddShelf(), FULL_SCOPE, new URL("skill://lib/good/notes.md") as unknown as string);
     expect(answer.uri).toBe("skill://lib/good/notes.md");
     expect(summary(answer)).toBe("file fixture:kit/skills/good/notes.md");
   });
@@ -187,7 +186,7 @@ describe("resolve() with a URI that is not a string", () => {
     { uri: undefined, sent: "undefined" },
     { uri: null, sent: "null" },
   ])("$sent is not found, and the answer names it as a string", ({ uri, sent }) => {
-    expect(resolve(shelf, FULL_SCOPE, uri as unknown as string)).toEqual({
+    expect(resolve(oddShelf(), FULL_SCOPE, uri as unknown as string)).toEqual({
       kind: "notFound",
       uri: sent,
       message: `Not found: ${sent}. ${NOT_FOUND_ADVICE}`,
@@ -244,7 +243,6 @@ const admitted = (result: ReturnType<typeof compileScope>): string[] | string =>
   result.ok ? [...(result.scope.plugins ?? [])].sort() : result.message;
 
 describe("tag lists as written in headers and query parameters", () => {
-  const shelf = taggedShelf();
   const rows = [
     { tags: ["oncall, runbooks"], expect: ["a"] },
     { tags: ["oncall,,runbooks"], expect: ["a"] },
@@ -255,12 +253,11 @@ describe("tag lists as written in headers and query parameters", () => {
     { tags: ["oncall, nope"], expect: "Scope refused: tag 'nope' does not exist; the tags are: oncall, public, review, runbooks." },
   ];
   test.each(rows)("$tags -> $expect", ({ tags, expect: expected }) => {
-    expect(admitted(compileScope(shelf, null, { tags }))).toEqual(expected);
+    expect(admitted(compileScope(taggedShelf(), null, { tags }))).toEqual(expected);
   });
 });
 
 describe("refusal texts when the ceiling admits nothing", () => {
-  const shelf = taggedShelf();
   const ghost = { tags: ["ghost"] };
   const rows = [
     { ceiling: ghost, request: { library: "ops" }, expect: "library 'ops' does not exist; the libraries are: (none)" },
@@ -275,7 +272,7 @@ describe("refusal texts when the ceiling admits nothing", () => {
     { ceiling: null, request: { library: "ops/x" }, expect: "library 'ops/x' names a folder; a scope names a whole library: docs, ops" },
   ];
   test.each(rows)("$request under $ceiling", ({ ceiling, request, expect: expected }) => {
-    expect(compileScope(shelf, ceiling, request)).toEqual({ ok: false, message: `Scope refused: ${expected}.` });
+    expect(compileScope(taggedShelf(), ceiling, request)).toEqual({ ok: false, message: `Scope refused: ${expected}.` });
   });
 });
 
