@@ -127,6 +127,22 @@ describe("a plugin in a subfolder of a shared repository that is itself one skil
   });
 });
 
+describe("a skill directory is matched at a slash, never as a prefix of a name", () => {
+  const shelf = (): Shelf =>
+    buildTestShelf({
+      plugins: [{ id: "kit", skills: [{ dir: "skills/go" }], tree: { "skills/gold.md": "# gold\n", "skills/go/x.md": "# x\n" } }],
+      libraries: [{ name: "lib", plugins: ["kit"] }],
+    });
+  const rows = [
+    { uri: "skill://lib/skills/gold.md", expect: "fallback fixture:kit/skills/gold.md" },
+    { uri: "skill://lib/skills/go/x.md", expect: "notFound" },
+  ];
+  test.each(rows)("$uri -> $expect", ({ uri, expect: expected }) => {
+    const answer = resolve(shelf(), FULL_SCOPE, uri);
+    expect(answer.kind === "notFound" ? "notFound" : summary(answer)).toBe(expected);
+  });
+});
+
 describe("a directory read of a library root holding only library files", () => {
   const shelf = (): Shelf =>
     buildTestShelf({
