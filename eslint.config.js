@@ -17,7 +17,7 @@ const PURE_CORE_BANS = {
 };
 
 export default tseslint.config(
-  { ignores: ["dist/**", "node_modules/**", "coverage/**"] },
+  { ignores: ["dist/**", "node_modules/**", "coverage/**", ".stryker-tmp/**", "reports/**"] },
   ...tseslint.configs.recommended,
   {
     rules: {
