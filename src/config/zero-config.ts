@@ -6,6 +6,12 @@ import type { ConfigError, ConfigResult, LibraryConfig, PluginConfig } from "./t
 
 const MAX_NAME = 64;
 
+/** What a directory served without a config is searched for: every SKILL.md at any depth (the directory itself as
+ *  one skill, flat, grouped, the conventions), and the hidden folders directly inside a `skills` folder
+ *  (`skills/.curated/*`), which the wildcard alone never enters. `node_modules` and hidden folders such as `.git`
+ *  stay unwalked. */
+export const DISCOVERY_SKILLS: readonly string[] = ["**/SKILL.md", "**/skills/.*/**/SKILL.md"];
+
 /** `My Skills_v2` => `my-skills-v2`; `Café` => `cafe`; `日本` => `` (nothing usable is left). */
 export function slugName(text: string): string {
   const slug = text
@@ -44,6 +50,7 @@ export function configFromDirectories(dirs: readonly string[], cwd: string): Con
       description: "",
       tags: [],
       keywords: [],
+      skills: DISCOVERY_SKILLS,
       dialect: "auto",
       watch: true,
     });

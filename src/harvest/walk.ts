@@ -7,6 +7,9 @@ import type { Pacer } from "./pacer.js";
 import { isHiddenSegment, joinPath } from "../address/index.js";
 import type { DiskFile } from "./types.js";
 
+/** Folders never walked, whatever a glob spells: dependencies and version-control stores. */
+const NEVER_WALKED: ReadonlySet<string> = new Set(["node_modules", ".git", ".hg", ".svn", ".bzr", "_darcs", "CVS"]);
+
 export interface WalkEntry extends DiskFile {
   /** Some segment of `path` is hidden; the entry is only here because a glob spelled that segment out. */
   readonly hidden: boolean;
@@ -40,7 +43,7 @@ interface PendingDir {
 }
 
 /**
- * Walk `rootReal` once. Skips `node_modules/` and hidden names (§3.2) unless `optIns` matches the path; follows a
+ * Walk `rootReal` once. Skips `node_modules/`, version-control folders and hidden names (§3.2) unless `optIns` matches the path; follows a
  * symlink only when its real target lies inside the root (ConfigMap mounts are made of such links), and drops it
  * when the target leaves the root, dangles, or is a directory already on the way down (a loop).
  */
@@ -74,7 +77,7 @@ export async function walkRoot(rootReal: string, optIns: GlobSet, pacer: Pacer):
     const chain = [...dir.chain, dir.real];
     for (const dirent of dirents) {
       const name = dirent.name;
-      if (name === "node_modules") continue;
+      if (NEVER_WALKED.has(name)) continue;
       const path = joinPath(dir.rel, name);
       const hiddenName = isHiddenSegment(name);
       if (hiddenName && !optIns.match(path)) continue;

@@ -98,11 +98,27 @@ export function buildHealth(shelf: Shelf): HealthReport {
   };
 }
 
-/** Whether `check` should exit 1: anything skipped, dangling, conflicting or failed. */
+/** What `check` found wrong, counted by kind, in a fixed order: `[["skipped", 2], ["dangling", 1]]`. Kinds with no
+ *  row are left out; a shelf that would serve no skill is a problem of its own. */
+export function countProblems(report: HealthReport): [string, number][] {
+  const libraries = Object.values(report.libraries);
+  const plugins = Object.values(report.plugins);
+  const counts: [string, number][] = [
+    ["failed", plugins.filter((p) => p.status === "failed").length + libraries.filter((l) => l.error !== undefined).length],
+    ["fetch problems", Object.values(report.fetches).filter((f) => f.status !== "ok" || f.watch === "degraded").length],
+    ["skipped", sum(libraries, (l) => l.skipped?.length) + sum(plugins, (p) => p.skipped?.length)],
+    ["conflicts", sum(libraries, (l) => Object.keys(l.conflicts ?? {}).length)],
+    ["dangling", sum(plugins, (p) => p.dangling?.length)],
+    ["no skill served", report.skills === 0 ? 1 : 0],
+  ];
+  return counts.filter(([, n]) => n > 0);
+}
+
+function sum<T>(items: readonly T[], count: (item: T) => number | undefined): number {
+  return items.reduce((total, item) => total + (count(item) ?? 0), 0);
+}
+
+/** Whether `check` should exit 1: anything skipped, dangling, conflicting or failed, or no skill served. */
 export function hasProblems(report: HealthReport): boolean {
-  return (
-    report.status !== "ok" ||
-    Object.values(report.libraries).some((l) => l.error !== undefined || l.skipped !== undefined || l.conflicts !== undefined) ||
-    Object.values(report.plugins).some((p) => p.skipped !== undefined || p.dangling !== undefined || p.status === "failed")
-  );
+  return report.status !== "ok" || countProblems(report).length > 0;
 }

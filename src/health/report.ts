@@ -1,11 +1,23 @@
 // `skillshelf check` in words: what would be served, then every problem, one line each.
 import { formatCount } from "../resolve/index.js";
-import type { HealthReport } from "./health.js";
+import { countProblems, type HealthReport } from "./health.js";
+
+/** `ok` only when nothing at all is wrong; otherwise what is, counted: `degraded: 1 failed, 2 skipped`. */
+function verdict(report: HealthReport): string {
+  const problems = countProblems(report).map(([kind, n]) => `${n} ${kind}`);
+  if (problems.length === 0) return report.status;
+  return `${report.status === "ok" ? "problems" : report.status}: ${problems.join(", ")}`;
+}
+
+/** One line saying why nothing would be served, and what to do about it. */
+const NO_SKILL =
+  "No skill would be served: no SKILL.md was found where the plugins look, or every one found was skipped (see the rows above). " +
+  "Without a config, every SKILL.md under each directory is found at any depth; with one, check each plugin's skills globs.";
 
 export function formatCheckReport(report: HealthReport): string {
   const libraries = Object.keys(report.libraries).length;
   const lines: string[] = [
-    `${formatCount(report.skills, "skill")} and ${formatCount(report.prompts, "prompt")} in ${libraries} ${libraries === 1 ? "library" : "libraries"} (${report.status})`,
+    `${formatCount(report.skills, "skill")} and ${formatCount(report.prompts, "prompt")} in ${libraries} ${libraries === 1 ? "library" : "libraries"} (${verdict(report)})`,
   ];
   for (const [name, library] of Object.entries(report.libraries)) {
     const counts = [
@@ -26,5 +38,6 @@ export function formatCheckReport(report: HealthReport): string {
   for (const [key, fetch] of Object.entries(report.fetches)) {
     if (fetch.status !== "ok") lines.push(`fetch ${key} ${fetch.status}${fetch.error === undefined ? "" : `: ${fetch.error}`}`);
   }
+  if (report.skills === 0) lines.push(NO_SKILL);
   return `${lines.join("\n")}\n`;
 }

@@ -28,6 +28,7 @@ test("each directory is one library with one convention plugin of the same name"
     description: "",
     tags: [],
     keywords: [],
+    skills: ["**/SKILL.md", "**/skills/.*/**/SKILL.md"],
     dialect: "auto",
     watch: true,
   });

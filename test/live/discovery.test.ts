@@ -1,0 +1,93 @@
+// Zero-config discovery: each common layout of a skill repository serves every valid skill with nothing else
+// given, and a marketplace whose entries cannot be served leaves the local skills served and names each entry.
+import path from "node:path";
+import { afterAll, expect, test } from "vitest";
+import { configFromDirectories } from "../../src/config/index.js";
+import { ShelfService } from "../../src/live/shelf-service.js";
+import { buildHealth } from "../../src/health/index.js";
+import { makeTemp, removeTemps, skillMd, writeFiles } from "../sources/git-fixture.js";
+
+const services: ShelfService[] = [];
+afterAll(async () => {
+  for (const service of services.splice(0)) await service.close();
+  removeTemps();
+});
+
+async function serve(files: Record<string, string>): Promise<ShelfService> {
+  const base = makeTemp();
+  writeFiles(path.join(base, "lib"), files);
+  const config = configFromDirectories(["lib"], base);
+  if (!config.ok) throw new Error("zero-config refused");
+  const service = await ShelfService.start(config.config, () => new Date());
+  services.push(service);
+  return service;
+}
+
+const addresses = (service: ShelfService): string[] => [...(service.current.libraries.get("lib")?.skills.keys() ?? [])].sort();
+
+test.each([
+  { layout: "a folder that is itself one skill", files: { "SKILL.md": skillMd("solo"), "notes.md": "n" }, expected: ["solo"] },
+  { layout: "flat", files: { "a/SKILL.md": skillMd("a"), "b/SKILL.md": skillMd("b"), "README.md": "r" }, expected: ["a", "b"] },
+  {
+    layout: "grouped at any depth",
+    files: { "g1/a/SKILL.md": skillMd("a"), "g2/deep/b/SKILL.md": skillMd("b"), "c/SKILL.md": skillMd("c") },
+    expected: ["c", "g1/a", "g2/deep/b"],
+  },
+  {
+    layout: "the conventions",
+    files: {
+      "skills/x/y/SKILL.md": skillMd("y"),
+      ".github/skills/gh/SKILL.md": skillMd("gh"),
+      ".claude/skills/cl/SKILL.md": skillMd("cl"),
+      ".agents/skills/ag/SKILL.md": skillMd("ag"),
+    },
+    expected: ["ag", "cl", "gh", "x/y"],
+  },
+  {
+    layout: "hidden folders directly inside a skills folder, never VCS folders or node_modules",
+    files: {
+      "skills/.curated/c1/SKILL.md": skillMd("c1"),
+      "skills/.system/s1/SKILL.md": skillMd("s1"),
+      "skills/plain/SKILL.md": skillMd("plain"),
+      "skills/.git/v/SKILL.md": skillMd("v"),
+      ".git/w/SKILL.md": skillMd("w"),
+      ".hg/h/SKILL.md": skillMd("h"),
+      "node_modules/p/SKILL.md": skillMd("p"),
+      "skills/.curated/c1/.private/SKILL.md": skillMd("private"),
+    },
+    expected: [".curated/c1", ".system/s1", "plain"],
+  },
+])("$layout", async ({ files, expected }) => {
+  const service = await serve(files);
+  expect(addresses(service)).toEqual(expected);
+  const health = buildHealth(service.current);
+  expect(health.plugins.lib).toMatchObject({ status: "ok", skills: expected.length });
+  expect(health.plugins.lib?.skipped).toBeUndefined();
+});
+
+test("a marketplace none of whose entries can be served: the local skills are served, each entry named once", async () => {
+  const service = await serve({
+    ".github/plugin/marketplace.json": JSON.stringify({
+      plugins: [
+        { name: "remote", source: { source: "github", repo: "o/r" } },
+        { name: "pkg", source: { source: "npm", package: "p" } },
+      ],
+    }),
+    "skills/local-one/SKILL.md": skillMd("local-one"),
+    "skills/local-two/SKILL.md": skillMd("local-two"),
+  });
+  expect(addresses(service)).toEqual(["local-one", "local-two"]);
+  const health = buildHealth(service.current);
+  expect(health.libraries.lib).toEqual({
+    description: "",
+    plugins: ["lib"],
+    skills: 2,
+    prompts: 0,
+    files: 0,
+    skipped: [
+      { plugin: "remote@lib", reason: "Its repository is on https://github.com, which no declared git source serves." },
+      { plugin: "pkg@lib", reason: "Its source is an npm package: skillshelf never installs packages." },
+    ],
+  });
+  expect(Object.keys(health.plugins)).toEqual(["lib"]);
+});
