@@ -109,7 +109,7 @@ try {
   const source = createSkillSource(access, DEFAULT_VIEW);
   const params = (cursor) => (cursor === null ? {} : { cursor });
   const cursors = [null];
-  for (let page = await source.list({}); page.nextCursor !== undefined && cursors.length < 200; ) {
+  for (let page = await source.list({}); page.nextCursor !== undefined && cursors.length < 200;) {
     cursors.push(page.nextCursor);
     page = await source.list(params(page.nextCursor));
   }
