@@ -6,7 +6,15 @@ import os from "node:os";
 import { parseArgs } from "node:util";
 import v8 from "node:v8";
 import { serveStdio } from "@modelcontextprotocol/server/stdio";
-import { type Config, configFromDirectories, ConfigInvalidError, formatConfigErrors, formatSchema, loadConfig } from "./config/index.js";
+import {
+  type Config,
+  configFromDirectories,
+  ConfigInvalidError,
+  formatConfigErrors,
+  formatSchema,
+  loadConfig,
+  type Naming,
+} from "./config/index.js";
 import { ContentCache, CredentialRefusedError, ShelfReader, ShelfService, startLiveShelf } from "./live/index.js";
 import { createLogger, LOG_LEVELS, type LogFormat, type Logger, type LogLevel, VERSION } from "./address/index.js";
 import type { Client } from "./http/index.js";
@@ -25,10 +33,10 @@ const EXIT_CREDENTIAL = 3;
 class UsageError extends Error {}
 
 const USAGE = `Usage:
-  skillshelf serve [--config FILE] [DIR…] [--transport http|stdio] [--host H] [--port N] [--cache-dir D]
+  skillshelf serve [--config FILE] [DIR… [--naming lenient|strict]] [--transport http|stdio] [--host H] [--port N] [--cache-dir D]
                    [--library L] [--categories C]… [--tags T]… [--allowed-hosts H]… [--allowed-origins O]…
                    [--log-level debug|info|warn|error] [--log-format text|json]
-  skillshelf check [--config FILE] [DIR…] [--json] [--cache-dir D]
+  skillshelf check [--config FILE] [DIR… [--naming lenient|strict]] [--json] [--cache-dir D]
   skillshelf schema`;
 
 const OPTIONS = {
@@ -44,6 +52,7 @@ const OPTIONS = {
   "allowed-origins": { type: "string", multiple: true },
   "log-level": { type: "string" },
   "log-format": { type: "string" },
+  naming: { type: "string" },
   json: { type: "boolean" },
   help: { type: "boolean", short: "h" },
 } as const;
@@ -66,9 +75,13 @@ function oneOf<T extends string>(name: string, value: string, allowed: readonly 
 async function readConfig(values: Values, dirs: readonly string[]): Promise<Config> {
   const file = setting(values, "config", "SKILLSHELF_CONFIG");
   if (file !== undefined && dirs.length > 0) throw new UsageError("give either --config FILE or directories, not both");
+  // With a config file each plugin and library says its own naming policy.
+  if (file !== undefined && values.naming !== undefined)
+    throw new UsageError("--naming applies to directories; a config file sets naming per plugin");
   if (file !== undefined) return loadConfig(file);
   if (dirs.length === 0) throw new UsageError("give --config FILE (or SKILLSHELF_CONFIG), or one or more skill directories");
-  const result = configFromDirectories(dirs, process.cwd());
+  const naming = oneOf<Naming>("naming", values.naming ?? "lenient", ["lenient", "strict"]);
+  const result = configFromDirectories(dirs, process.cwd(), naming);
   if (!result.ok) throw new ConfigInvalidError(result.errors);
   return result.config;
 }

@@ -51,6 +51,7 @@ export async function harvestSpec(config: Config, spec: PluginSpec, trees: TreeT
     rootAbs: root.abs,
     ...globs,
     limits: config.limits,
+    naming: spec.naming,
     // Unchanged local files (same real path, size and mtime) are not read again; /reindex reads everything.
     ...(options.force !== true && last !== undefined ? { previous: last } : {}),
   });

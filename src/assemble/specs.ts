@@ -4,6 +4,7 @@ import {
   type Config,
   type LibraryConfig,
   type Dialect,
+  type Naming,
   pickGlobs,
   type PluginAddress,
   type PluginConfig,
@@ -22,6 +23,7 @@ export interface PluginSpec {
   readonly subdir: string;
   readonly globs: PluginGlobs;
   readonly dialect: Dialect;
+  readonly naming: Naming;
   /** Read `.claude-plugin/plugin.json` / `plugin.json` (not for a `strict: false` marketplace entry). */
   readonly manifest: boolean;
 }
@@ -54,7 +56,13 @@ export function zeroConfigLayout(config: Config): Layout {
       return library;
     }
     throughMarketplace.add(plugin.name);
-    return { name: library.name, description: library.description, source: plugin.address, plugins: [] };
+    return {
+      name: library.name,
+      description: library.description,
+      source: plugin.address,
+      plugins: [],
+      ...(plugin.naming === undefined ? {} : { naming: plugin.naming }),
+    };
   });
   return { plugins: config.plugins.filter((plugin) => !throughMarketplace.has(plugin.name)), libraries, unservedMarketplaces };
 }
@@ -78,6 +86,7 @@ export function configSpec(config: Config, plugin: PluginConfig): PluginSpec {
     subdir: subdirOf(plugin.address),
     globs: pickGlobs(plugin),
     dialect: plugin.dialect,
+    naming: plugin.naming ?? "strict",
     manifest: true,
   };
 }
@@ -104,6 +113,7 @@ export async function readLibraryMarketplace(
     ...locateEntry(config, entry, plan, subdir),
     globs: pickGlobs(entry),
     dialect: "auto",
+    naming: library.naming ?? "strict",
     manifest: entry.strict,
   }));
   const skipped = read.marketplace.skipped.map((row) => ({ plugin: entryId(row.entry, library.name), reason: row.reason }));

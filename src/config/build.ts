@@ -6,6 +6,7 @@ import type {
   ClientConfig,
   Config,
   Dialect,
+  Naming,
   LibraryConfig,
   PluginAddress,
   PluginConfig,
@@ -47,6 +48,7 @@ interface RawPlugin {
   readonly files?: readonly string[];
   readonly dialect?: Dialect;
   readonly watch?: boolean;
+  readonly naming?: Naming;
 }
 interface RawLibrary {
   readonly name: string;
@@ -54,6 +56,7 @@ interface RawLibrary {
   readonly source?: string;
   readonly plugins?: readonly string[];
   readonly pluginSelector?: { readonly categories?: readonly string[]; readonly tags?: readonly string[] };
+  readonly naming?: Naming;
 }
 interface RawClient {
   readonly name: string;
@@ -117,6 +120,7 @@ export function buildConfig(raw: RawConfig, file: string | null, baseDir: string
       ...(p.files === undefined ? {} : { files: p.files }),
       dialect: p.dialect ?? "auto",
       watch,
+      ...(p.naming === undefined ? {} : { naming: p.naming }),
     });
   }
 
@@ -234,6 +238,7 @@ function buildLibraries(
       ...(source === undefined ? {} : { source }),
       plugins: l.plugins ?? [],
       ...(selector === undefined ? {} : { pluginSelector: selector }),
+      ...(l.naming === undefined ? {} : { naming: l.naming }),
     });
   }
   return libraries;

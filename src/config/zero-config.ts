@@ -2,7 +2,7 @@
 // plugin of the same name. Pure: no directory is read here (harvest reports a missing one).
 import path from "node:path";
 import { DEFAULT_FILE_BYTES, DEFAULT_TTL_MS } from "./build.js";
-import type { ConfigError, ConfigResult, LibraryConfig, PluginConfig } from "./types.js";
+import type { ConfigError, ConfigResult, LibraryConfig, Naming, PluginConfig } from "./types.js";
 
 const MAX_NAME = 64;
 
@@ -23,8 +23,9 @@ export function slugName(text: string): string {
   return slug.slice(0, MAX_NAME).replace(/-+$/, "");
 }
 
-/** Each directory (as the user wrote it, relative to `cwd`) becomes library and plugin `slugName(basename)`. */
-export function configFromDirectories(dirs: readonly string[], cwd: string): ConfigResult {
+/** Each directory (as the user wrote it, relative to `cwd`) becomes library and plugin `slugName(basename)`.
+ *  Names are lenient unless asked otherwise: a folder of skills gathered from anywhere should serve. */
+export function configFromDirectories(dirs: readonly string[], cwd: string, naming: Naming = "lenient"): ConfigResult {
   const errors: ConfigError[] = [];
   const firstDir = new Map<string, string>();
   const plugins: PluginConfig[] = [];
@@ -53,6 +54,7 @@ export function configFromDirectories(dirs: readonly string[], cwd: string): Con
       skills: DISCOVERY_SKILLS,
       dialect: "auto",
       watch: true,
+      naming,
     });
     libraries.push({ name, description: "", plugins: [name] });
   }

@@ -12,7 +12,7 @@ import { isUnreadableReason } from "./reasons.js";
 import { SkipRows } from "./skip-rows.js";
 import { openRoot, walkRoot, type WalkEntry } from "./walk.js";
 import type { DiskFile, HarvestedPlugin, PluginMeta } from "./types.js";
-import type { PluginGlobs } from "../config/index.js";
+import type { Naming, PluginGlobs } from "../config/index.js";
 
 export interface HarvestInput extends PluginGlobs {
   readonly id: string;
@@ -24,6 +24,8 @@ export interface HarvestInput extends PluginGlobs {
   /** Absolute path of the plugin root on disk. Internal: never appears in a message. */
   readonly rootAbs: string;
   readonly limits: { readonly fileBytes: number };
+  /** How skill names are checked (absent: strict). */
+  readonly naming?: Naming;
   /** The last harvest of this plugin: unchanged files (same real path, size and mtime) are not read again. */
   readonly previous?: HarvestedPlugin;
 }
@@ -86,12 +88,15 @@ async function harvestRoot(input: HarvestInput, rootReal: string): Promise<Harve
     reader: createFileReader(pacer, priorReads(input.previous)),
     pacer,
     skipped: new SkipRows(),
+    warnings: new SkipRows(),
+    naming: input.naming ?? "strict",
     priorSkills: new Map(input.previous?.status === "ok" ? input.previous.skills.map((s) => [s.dir, s]) : []),
   };
 
   const { skills, skillDirs, addresses } = await harvestSkills(ctx, compileSkillGlobs(skillPatterns));
   const libraryFiles = await harvestLibraryFiles(ctx, compileFileGlobs(filePatterns), { skillDirs, addresses });
   const prompts = await harvestPrompts(ctx, promptGlobs);
+  const warnings = ctx.warnings.sorted();
 
   // The fallback tree: everything visible and within the size limit, by the name it was reached by.
   const tree = new Map<string, DiskFile>();
@@ -111,6 +116,7 @@ async function harvestRoot(input: HarvestInput, rootReal: string): Promise<Harve
     skillDirs,
     prompts,
     skipped: ctx.skipped.sorted(),
+    ...(warnings.length === 0 ? {} : { warnings }),
     walkKey,
   };
 }

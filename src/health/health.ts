@@ -26,6 +26,8 @@ interface PluginHealth {
   prompts: number;
   files: number;
   skipped?: { path: string; reason: string }[];
+  /** Served although it bends a rule (naming: lenient). */
+  warnings?: { path: string; reason: string }[];
   dangling?: { skill: string; cites: string }[];
   error?: string;
 }
@@ -77,6 +79,7 @@ export function buildHealth(shelf: Shelf): HealthReport {
       prompts: plugin.parsedPrompts?.length ?? 0,
       files: plugin.libraryFiles.length,
       ...(plugin.skipped.length === 0 ? {} : { skipped: plugin.skipped.map((row) => ({ ...row })) }),
+      ...(plugin.warnings === undefined ? {} : { warnings: plugin.warnings.map((row) => ({ ...row })) }),
       ...(dangling.length === 0 ? {} : { dangling: dangling.map((row) => ({ ...row })) }),
       ...(plugin.error === undefined ? {} : { error: plugin.error }),
     };
@@ -116,6 +119,11 @@ export function countProblems(report: HealthReport): [string, number][] {
 
 function sum<T>(items: readonly T[], count: (item: T) => number | undefined): number {
   return items.reduce((total, item) => total + (count(item) ?? 0), 0);
+}
+
+/** How many warning rows (served, with a rule bent): counted in `check`'s verdict, never a reason to exit 1. */
+export function countWarnings(report: HealthReport): number {
+  return sum(Object.values(report.plugins), (p) => p.warnings?.length);
 }
 
 /** Whether `check` should exit 1: anything skipped, dangling, conflicting or failed, or no skill served. */

@@ -2,5 +2,5 @@
 // fingerprint that tells a rebuild that changed nothing.
 export { auditCitations } from "./citations.js";
 export { fingerprintShelf } from "./fingerprint.js";
-export { buildHealth, countProblems, hasProblems, type HealthReport } from "./health.js";
+export { buildHealth, hasProblems, type HealthReport } from "./health.js";
 export { formatCheckReport } from "./report.js";

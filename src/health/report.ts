@@ -1,12 +1,15 @@
 // `skillshelf check` in words: what would be served, then every problem, one line each.
 import { formatCount } from "../resolve/index.js";
-import { countProblems, type HealthReport } from "./health.js";
+import { countProblems, countWarnings, type HealthReport } from "./health.js";
 
-/** `ok` only when nothing at all is wrong; otherwise what is, counted: `degraded: 1 failed, 2 skipped`. */
+/** `ok` only when nothing at all is wrong (`ok, 2 warnings` when lenient naming bent a rule); otherwise what is,
+ *  counted: `problems: 2 skipped`, `degraded: 1 failed, 1 warning`. */
 function verdict(report: HealthReport): string {
   const problems = countProblems(report).map(([kind, n]) => `${n} ${kind}`);
-  if (problems.length === 0) return report.status;
-  return `${report.status === "ok" ? "problems" : report.status}: ${problems.join(", ")}`;
+  const warnings = countWarnings(report);
+  const warned = warnings === 0 ? [] : [`${warnings} ${warnings === 1 ? "warning" : "warnings"}`];
+  if (problems.length === 0) return [report.status, ...warned].join(", ");
+  return `${report.status === "ok" ? "problems" : report.status}: ${[...problems, ...warned].join(", ")}`;
 }
 
 /** One line saying why nothing would be served, and what to do about it. */
@@ -33,6 +36,7 @@ export function formatCheckReport(report: HealthReport): string {
   for (const [id, plugin] of Object.entries(report.plugins)) {
     if (plugin.error !== undefined) lines.push(`plugin ${id} failed: ${plugin.error}`);
     for (const row of plugin.skipped ?? []) lines.push(`plugin ${id}: skipped ${row.path}: ${row.reason}`);
+    for (const row of plugin.warnings ?? []) lines.push(`plugin ${id}: warning ${row.path}: ${row.reason}`);
     for (const row of plugin.dangling ?? []) lines.push(`plugin ${id}: ${row.skill} cites ${row.cites}, which is not found`);
   }
   for (const [key, fetch] of Object.entries(report.fetches)) {

@@ -10,7 +10,7 @@ import {
   substitutePlaceholders,
 } from "../address/index.js";
 import type { FetchReport, Library, LibraryConflict, LibraryFile, ServedFile, Shelf, Skill } from "./types.js";
-import type { HarvestedFile, HarvestedPlugin, HarvestedSkill } from "../harvest/index.js";
+import { type HarvestedFile, type HarvestedPlugin, type HarvestedSkill, rewrites, rewriteSkillMd } from "../harvest/index.js";
 
 export interface LibraryPlan {
   readonly name: string;
@@ -192,10 +192,19 @@ const ENCODER = new TextEncoder();
  *  substituted one carries its bytes; the rest are served from disk like any file. */
 function serveSkillMd(skill: HarvestedSkill, libraryUri: string, skillUri: string): ServedFile {
   const base = { ...serveFile(skill.skillMd), mimeType: "text/markdown" };
-  const raw = skill.skillMd.bytes;
-  if (!skill.placeholders || raw === undefined) return base;
-  const body = substitutePlaceholders(UTF8.decode(raw.subarray(skill.bodyOffset)), libraryUri, skillUri);
-  const served = concat(raw.subarray(0, skill.bodyOffset), ENCODER.encode(body));
+  let raw = skill.skillMd.bytes;
+  const values = rewrites(skill);
+  const rewritten = Object.keys(values).length > 0;
+  if ((!skill.placeholders && !rewritten) || raw === undefined) return base;
+  let bodyOffset = skill.bodyOffset;
+  if (rewritten) {
+    // Lenient naming: only those values differ from the file (harvest checked that they can be replaced).
+    const served = rewriteSkillMd(raw, bodyOffset, values);
+    if (served !== undefined) ({ bytes: raw, bodyOffset } = served);
+  }
+  if (!skill.placeholders) return { ...base, bytes: raw, size: raw.byteLength, digest: digestBytes(raw) };
+  const body = substitutePlaceholders(UTF8.decode(raw.subarray(bodyOffset)), libraryUri, skillUri);
+  const served = concat(raw.subarray(0, bodyOffset), ENCODER.encode(body));
   return { ...base, bytes: served, size: served.byteLength, digest: digestBytes(served) };
 }
 
@@ -231,7 +240,10 @@ function buildPluginSkills(library: string, plugin: HarvestedPlugin): Skill[] {
       address: skill.address,
       name: skill.name,
       description: skill.description,
-      frontmatter: skill.frontmatter,
+      frontmatter:
+        skill.servedName === undefined && skill.servedDescription === undefined
+          ? skill.frontmatter
+          : { ...skill.frontmatter, ...rewrites(skill) },
       dir: skill.dir,
       files,
       paths,

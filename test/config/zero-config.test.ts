@@ -31,6 +31,7 @@ test("each directory is one library with one convention plugin of the same name"
     skills: ["**/SKILL.md", "**/skills/.*/**/SKILL.md"],
     dialect: "auto",
     watch: true,
+    naming: "lenient",
   });
   const expected: Config = {
     file: null,
