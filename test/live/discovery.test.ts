@@ -91,3 +91,19 @@ test("a marketplace none of whose entries can be served: the local skills are se
   });
   expect(Object.keys(health.plugins)).toEqual(["lib"]);
 });
+
+test("the citation audit: a directory holding served files is no dangling citation, code never cites", async () => {
+  const service = await serve({
+    "kit/SKILL.md": skillMd(
+      "kit",
+      "Use it.",
+      "Copy [templates/](templates/) or [the templates](templates). Write `[name](relative-url)`.\n\n" +
+        "Missing: [gone/](gone/) and [ref][r].\n\n[r]: refs/none.md\n\n```\n[x](in-code.md)\n```\n",
+    ),
+    "kit/templates/a.md": "# A\n",
+  });
+  expect(buildHealth(service.current).plugins.lib?.dangling).toEqual([
+    { skill: "skill://lib/kit/SKILL.md", cites: "gone/" },
+    { skill: "skill://lib/kit/SKILL.md", cites: "refs/none.md" },
+  ]);
+});
