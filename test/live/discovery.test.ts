@@ -5,6 +5,7 @@ import { afterAll, expect, test } from "vitest";
 import { configFromDirectories } from "../../src/config/index.js";
 import { ShelfService } from "../../src/live/shelf-service.js";
 import { buildHealth } from "../../src/health/index.js";
+import { compileScope, FULL_SCOPE, NOT_FOUND_ADVICE, resolve } from "../../src/resolve/index.js";
 import { makeTemp, removeTemps, skillMd, writeFiles } from "../sources/git-fixture.js";
 
 const services: ShelfService[] = [];
@@ -106,4 +107,32 @@ test("the citation audit: a directory holding served files is no dangling citati
     { skill: "skill://lib/kit/SKILL.md", cites: "gone/" },
     { skill: "skill://lib/kit/SKILL.md", cites: "refs/none.md" },
   ]);
+});
+
+test("reading a skipped skill's address names the reason in scope; out of scope it is like any missing address", async () => {
+  const base = makeTemp();
+  writeFiles(path.join(base, "one"), { "good/SKILL.md": skillMd("good"), "broken/SKILL.md": "# no frontmatter\n" });
+  writeFiles(path.join(base, "two"), { "other/SKILL.md": skillMd("other") });
+  const config = configFromDirectories(["one", "two"], base);
+  if (!config.ok) throw new Error("zero-config refused");
+  const service = await ShelfService.start(config.config, () => new Date());
+  services.push(service);
+  const shelf = service.current;
+  const reason = "SKILL.md has no frontmatter: it must start with a '---' line and close it with another '---' line.";
+  for (const uri of ["skill://one/broken/SKILL.md", "skill://one/broken", "skill://one/broken/_manifest"]) {
+    expect(resolve(shelf, FULL_SCOPE, uri)).toEqual({
+      kind: "notFound",
+      uri,
+      message: `Not found: ${uri}. A skill at this address was skipped: ${reason}`,
+    });
+  }
+  const scoped = compileScope(shelf, null, { library: "two" });
+  if (!scoped.ok) throw new Error("scope refused");
+  const uri = "skill://one/broken/SKILL.md";
+  expect(resolve(shelf, scoped.scope, uri)).toEqual({ kind: "notFound", uri, message: `Not found: ${uri}. ${NOT_FOUND_ADVICE}` });
+  expect(resolve(shelf, scoped.scope, "skill://one/never/SKILL.md")).toEqual({
+    kind: "notFound",
+    uri: "skill://one/never/SKILL.md",
+    message: `Not found: skill://one/never/SKILL.md. ${NOT_FOUND_ADVICE}`,
+  });
 });
