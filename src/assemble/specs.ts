@@ -24,6 +24,8 @@ export interface PluginSpec {
   readonly globs: PluginGlobs;
   readonly dialect: Dialect;
   readonly naming: Naming;
+  /** Report each glob the config file wrote that matches nothing (a warning row). */
+  readonly reportUnmatched: boolean;
   /** Read `.claude-plugin/plugin.json` / `plugin.json` (not for a `strict: false` marketplace entry). */
   readonly manifest: boolean;
 }
@@ -87,6 +89,7 @@ export function configSpec(config: Config, plugin: PluginConfig): PluginSpec {
     globs: pickGlobs(plugin),
     dialect: plugin.dialect,
     naming: plugin.naming ?? "strict",
+    reportUnmatched: config.file !== null,
     manifest: true,
   };
 }
@@ -114,6 +117,7 @@ export async function readLibraryMarketplace(
     globs: pickGlobs(entry),
     dialect: "auto",
     naming: library.naming ?? "strict",
+    reportUnmatched: false,
     manifest: entry.strict,
   }));
   const skipped = read.marketplace.skipped.map((row) => ({ plugin: entryId(row.entry, library.name), reason: row.reason }));

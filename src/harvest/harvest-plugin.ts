@@ -8,7 +8,7 @@ import { sharedPacer } from "./pacer.js";
 import { compareCodeUnits, errorCode, VERSION } from "../address/index.js";
 import { harvestPrompts, selectPromptGlobs } from "./prompts.js";
 import { compileSkillGlobs, harvestSkills } from "./skills.js";
-import { isUnreadableReason } from "./reasons.js";
+import { isUnreadableReason, REASONS } from "./reasons.js";
 import { SkipRows } from "./skip-rows.js";
 import { openRoot, walkRoot, type WalkEntry } from "./walk.js";
 import type { DiskFile, HarvestedPlugin, PluginMeta } from "./types.js";
@@ -26,6 +26,8 @@ export interface HarvestInput extends PluginGlobs {
   readonly limits: { readonly fileBytes: number };
   /** How skill names are checked (absent: strict). */
   readonly naming?: Naming;
+  /** The `skills` and `files` globs the config file wrote: each that matches nothing is a warning row. */
+  readonly reportUnmatched?: PluginGlobs;
   /** The last harvest of this plugin: unchanged files (same real path, size and mtime) are not read again. */
   readonly previous?: HarvestedPlugin;
 }
@@ -96,6 +98,7 @@ async function harvestRoot(input: HarvestInput, rootReal: string): Promise<Harve
   const { skills, skillDirs, addresses } = await harvestSkills(ctx, compileSkillGlobs(skillPatterns));
   const libraryFiles = await harvestLibraryFiles(ctx, compileFileGlobs(filePatterns), { skillDirs, addresses });
   const prompts = await harvestPrompts(ctx, promptGlobs);
+  if (input.reportUnmatched !== undefined) reportUnmatched(ctx, input.id, input.reportUnmatched);
   const warnings = ctx.warnings.sorted();
 
   // The fallback tree: everything visible and within the size limit, by the name it was reached by.
@@ -119,6 +122,22 @@ async function harvestRoot(input: HarvestInput, rootReal: string): Promise<Harve
     ...(warnings.length === 0 ? {} : { warnings }),
     walkKey,
   };
+}
+
+/** A warning row per written glob that matches no walked file: `skills: ["skills/xlsx"]` on a missing folder
+ *  would otherwise serve nothing in silence. Negated globs (`!x`) only narrow, so they are not checked. */
+function reportUnmatched(ctx: HarvestContext, plugin: string, written: PluginGlobs): void {
+  const kinds = [
+    ["skills", written.skills, (glob: string) => compileSkillGlobs([glob])],
+    ["files", written.files, (glob: string) => compileFileGlobs([glob])],
+  ] as const;
+  for (const [key, globs, compile] of kinds) {
+    for (const glob of globs ?? []) {
+      if (glob.trim().startsWith("!")) continue;
+      const set = compile(glob);
+      if (!ctx.entries.some((entry) => set.match(entry.path))) ctx.warnings.add(glob, REASONS.unmatchedGlob(plugin, key, glob));
+    }
+  }
 }
 
 function hadUnreadable(plugin: HarvestedPlugin): boolean {

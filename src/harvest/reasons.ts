@@ -28,6 +28,8 @@ export const REASONS = {
     `The name ${quote(name)} breaks the naming rule: served (naming: lenient) under its directory's name ${quote(dirName)}, which the served frontmatter's name is set to.`,
   descriptionCut: (chars: number): string =>
     `The description is ${chars} characters long, over the limit of ${MAX_DESCRIPTION_CHARS}: served (naming: lenient) with the description cut at a word boundary, in the served frontmatter and in listing and index rows.`,
+  unmatchedGlob: (plugin: string, key: string, glob: string): string =>
+    `The ${key} glob ${quote(glob)} of plugin ${quote(plugin)} matches nothing under the plugin root: check the path, or remove it.`,
   noDescription: "The frontmatter has no description.",
   emptyDescription: "The description must be a non-empty string.",
   longDescription: (chars: number): string => `The description is ${chars} characters long, over the limit of ${MAX_DESCRIPTION_CHARS}.`,

@@ -2,7 +2,7 @@
 // given, and a marketplace whose entries cannot be served leaves the local skills served and names each entry.
 import path from "node:path";
 import { afterAll, expect, test } from "vitest";
-import { configFromDirectories } from "../../src/config/index.js";
+import { configFromDirectories, loadConfig } from "../../src/config/index.js";
 import { ShelfService } from "../../src/live/shelf-service.js";
 import { buildHealth } from "../../src/health/index.js";
 import { compileScope, FULL_SCOPE, NOT_FOUND_ADVICE, resolve } from "../../src/resolve/index.js";
@@ -135,4 +135,29 @@ test("reading a skipped skill's address names the reason in scope; out of scope 
     uri: "skill://one/never/SKILL.md",
     message: `Not found: skill://one/never/SKILL.md. ${NOT_FOUND_ADVICE}`,
   });
+});
+
+test("a glob or path in the config that matches nothing is a warning row naming the plugin and the key", async () => {
+  const base = makeTemp();
+  writeFiles(base, {
+    "kit/skills/docx/SKILL.md": skillMd("docx"),
+    "kit/shared/a.md": "# A\n",
+    "skillshelf.yaml":
+      "plugins:\n  - name: kit\n    source: ./kit\n    skills: [skills/docx, skills/xlsx, '!skills/old']\n    files: ['shared/**', 'missing/*.md']\n" +
+      "libraries:\n  - name: kit\n    plugins: [kit]\n",
+  });
+  const service = await ShelfService.start(await loadConfig(path.join(base, "skillshelf.yaml")), () => new Date());
+  services.push(service);
+  const health = buildHealth(service.current);
+  expect(health.plugins.kit).toMatchObject({ skills: 1, files: 1 });
+  expect(health.plugins.kit?.warnings).toEqual([
+    {
+      path: "missing/*.md",
+      reason: 'The files glob "missing/*.md" of plugin "kit" matches nothing under the plugin root: check the path, or remove it.',
+    },
+    {
+      path: "skills/xlsx",
+      reason: 'The skills glob "skills/xlsx" of plugin "kit" matches nothing under the plugin root: check the path, or remove it.',
+    },
+  ]);
 });
