@@ -142,16 +142,6 @@ if (args.rebuild === "true") {
     out.rebuildMs = performance.now() - tr;
   }
 }
-// The citation audit (it runs on the first /health or check, parsing nothing: citations were found at harvest).
-try {
-  const { auditCitations } = await load("health/index.js");
-  const ta = performance.now();
-  const dangling = auditCitations(shelf);
-  out.auditMs = performance.now() - ta;
-  out.auditDangling = [...dangling.values()].reduce((sum, rows) => sum + rows.length, 0);
-} catch (error) {
-  out.auditError = String(error.message ?? error);
-}
 // Zero-config discovery over the same plugin folders (`serve DIR…`): every SKILL.md at any depth, lenient names.
 try {
   const { configFromDirectories } = await load("config/index.js");
@@ -167,6 +157,16 @@ try {
   }
 } catch (error) {
   out.zeroConfigError = String(error.message ?? error);
+}
+// The citation audit on the newest shelf (it runs on the first /health or check; citations were found at harvest).
+try {
+  const { auditCitations } = await load("health/index.js");
+  const ta = performance.now();
+  const dangling = auditCitations(service.current);
+  out.auditMs = performance.now() - ta;
+  out.auditDangling = [...dangling.values()].reduce((sum, rows) => sum + rows.length, 0);
+} catch (error) {
+  out.auditError = String(error.message ?? error);
 }
 out.peakMB = memoryOf(process.pid)?.peakMB;
 await service.close?.();
