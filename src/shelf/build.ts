@@ -109,27 +109,30 @@ class Claims {
 
   constructor(private readonly library: string) {}
 
+  /** Every address of `plugin` that collides with what earlier plugins claimed, named in one message (a plugin
+   *  overlapping another on 8 skills names all 8), or null when none does. */
   findClash(plugin: HarvestedPlugin, stems: readonly string[]): string | null {
+    const clashes: string[] = [];
     for (const stem of stems) {
       const same = this.prompts.get(stem);
-      if (same !== undefined) return this.say(`prompt ${formatPromptName(this.library, stem)} is already served by plugin '${same}'`);
+      if (same !== undefined) clashes.push(`prompt ${formatPromptName(this.library, stem)} is already served by plugin '${same}'`);
     }
     for (const skill of plugin.skills) {
       const address = skill.address.join("/");
       const same = this.skills.get(address) ?? this.files.get(address);
-      if (same !== undefined) return this.say(`${this.uri(address)}/SKILL.md is already served by plugin '${same}'`);
       const inside = this.ancestors.get(address);
-      if (inside !== undefined) return this.say(`${this.uri(address)} would hold addresses plugin '${inside}' serves`);
       const outer = this.owningSkill(address);
-      if (outer !== null) return this.say(`${this.uri(address)} lies inside skill ${this.uri(outer[0])} of plugin '${outer[1]}'`);
+      if (same !== undefined) clashes.push(`${this.uri(address)}/SKILL.md is already served by plugin '${same}'`);
+      else if (inside !== undefined) clashes.push(`${this.uri(address)} would hold addresses plugin '${inside}' serves`);
+      else if (outer !== null) clashes.push(`${this.uri(address)} lies inside skill ${this.uri(outer[0])} of plugin '${outer[1]}'`);
     }
     for (const file of plugin.libraryFiles) {
       const same = this.files.get(file.path) ?? this.skills.get(file.path) ?? this.ancestors.get(file.path);
-      if (same !== undefined) return this.say(`${this.uri(file.path)} is already served by plugin '${same}'`);
       const outer = this.owningSkill(file.path);
-      if (outer !== null) return this.say(`${this.uri(file.path)} lies inside skill ${this.uri(outer[0])} of plugin '${outer[1]}'`);
+      if (same !== undefined) clashes.push(`${this.uri(file.path)} is already served by plugin '${same}'`);
+      else if (outer !== null) clashes.push(`${this.uri(file.path)} lies inside skill ${this.uri(outer[0])} of plugin '${outer[1]}'`);
     }
-    return null;
+    return clashes.length === 0 ? null : this.say(clashes.join("; "));
   }
 
   claim(plugin: HarvestedPlugin, stems: readonly string[]): void {

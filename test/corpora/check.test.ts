@@ -77,7 +77,10 @@ describe.runIf(present)("real collections", () => {
       "context-management": "dropped from library 'agents': prompt agents_context-restore is already served by plugin 'code-refactoring'",
       "documentation-generation":
         "dropped from library 'agents': prompt agents_doc-generate is already served by plugin 'code-documentation'",
-      "error-diagnostics": "dropped from library 'agents': prompt agents_error-analysis is already served by plugin 'error-debugging'",
+      // Every colliding address is named, not only the first.
+      "error-diagnostics":
+        "dropped from library 'agents': prompt agents_error-analysis is already served by plugin 'error-debugging'; " +
+        "prompt agents_error-trace is already served by plugin 'error-debugging'; prompt agents_smart-debug is already served by plugin 'debugging-toolkit'",
       "git-pr-workflows": "dropped from library 'agents': prompt agents_pr-enhance is already served by plugin 'comprehensive-review'",
       "performance-testing-review":
         "dropped from library 'agents': prompt agents_multi-agent-review is already served by plugin 'error-debugging'",
