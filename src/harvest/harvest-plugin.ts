@@ -5,7 +5,7 @@ import { createFileReader, IO_ERROR, priorReads } from "./digest.js";
 import { compileHiddenOptIns, SKILL_CONVENTION } from "./globs.js";
 import { compileFileGlobs, harvestLibraryFiles } from "./library.js";
 import { sharedPacer } from "./pacer.js";
-import { compareCodeUnits, errorCode, VERSION } from "../address/index.js";
+import { compareCodeUnits, errorCode, parentOf, VERSION } from "../address/index.js";
 import { harvestPrompts, selectPromptGlobs } from "./prompts.js";
 import { compileSkillGlobs, harvestSkills } from "./skills.js";
 import { isUnreadableReason, REASONS } from "./reasons.js";
@@ -79,8 +79,9 @@ async function harvestRoot(input: HarvestInput, rootReal: string): Promise<Harve
   const walk = await walkRoot(rootReal, optIns, pacer);
   const entries = walk.files.sort((a, b) => compareCodeUnits(a.path, b.path));
   const escapes = walk.escapes.sort(compareCodeUnits);
+  const hiddenSkills = walk.hiddenSkills.sort(compareCodeUnits);
   // The same spec over the same files, each at the same real path, size and mtime: the last harvest stands (§9).
-  const walkKey = keyOf(input, rootReal, entries, escapes);
+  const walkKey = keyOf(input, rootReal, entries, [...escapes, ...hiddenSkills]);
   // Not when a file could not be read last time (EACCES, EMFILE, EIO may pass): it is tried again.
   if (input.previous?.status === "ok" && input.previous.walkKey === walkKey && !hadUnreadable(input.previous)) return input.previous;
   const ctx: HarvestContext = {
@@ -96,6 +97,10 @@ async function harvestRoot(input: HarvestInput, rootReal: string): Promise<Harve
   };
 
   const { skills, skillDirs, addresses } = await harvestSkills(ctx, compileSkillGlobs(skillPatterns));
+  for (const skillMd of hiddenSkills) {
+    const dir = parentOf(skillMd);
+    ctx.skipped.add(dir === "" ? skillMd : dir, REASONS.hiddenSkill(dir));
+  }
   const libraryFiles = await harvestLibraryFiles(ctx, compileFileGlobs(filePatterns), { skillDirs, addresses });
   const prompts = await harvestPrompts(ctx, promptGlobs);
   if (input.reportUnmatched !== undefined) reportUnmatched(ctx, input.id, input.reportUnmatched);

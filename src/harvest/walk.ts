@@ -20,6 +20,8 @@ export interface WalkResult {
   readonly files: WalkEntry[];
   /** Paths of symlinks whose target lies outside the root: dropped, reported only where they would be served. */
   readonly escapes: string[];
+  /** Paths of `SKILL.md` files inside hidden folders no glob opts in to: never harvested, reported as skipped. */
+  readonly hiddenSkills: string[];
 }
 
 export type RootCheck = { readonly ok: true; readonly real: string } | { readonly ok: false; readonly problem: "missing" | "notDirectory" };
@@ -50,6 +52,7 @@ interface PendingDir {
 export async function walkRoot(rootReal: string, optIns: GlobSet, pacer: Pacer): Promise<WalkResult> {
   const files: WalkEntry[] = [];
   const escapes: string[] = [];
+  const hiddenSkills: string[] = [];
   const rootPrefix = rootReal.endsWith(nodePath.sep) ? rootReal : rootReal + nodePath.sep;
   // Containment on real paths: a link that resolves outside the root must never be read through.
   const isInside = (real: string): boolean => real === rootReal || real.startsWith(rootPrefix);
@@ -80,7 +83,11 @@ export async function walkRoot(rootReal: string, optIns: GlobSet, pacer: Pacer):
       if (NEVER_WALKED.has(name)) continue;
       const path = joinPath(dir.rel, name);
       const hiddenName = isHiddenSegment(name);
-      if (hiddenName && !optIns.match(path)) continue;
+      if (hiddenName && !optIns.match(path)) {
+        // `..data`-style folders are a ConfigMap mount's internals, served through its visible links.
+        if (dirent.isDirectory() && !name.startsWith("..")) findSkillMds(nodePath.join(dir.real, name), path, hiddenSkills);
+        continue;
+      }
       const abs = nodePath.join(dir.real, name);
       const hidden = dir.hidden || hiddenName;
       if (dirent.isDirectory()) {
@@ -110,5 +117,25 @@ export async function walkRoot(rootReal: string, optIns: GlobSet, pacer: Pacer):
       // Sockets, FIFOs and devices are never harvested.
     }
   }
-  return { files, escapes };
+  return { files, escapes, hiddenSkills };
+}
+
+/** The `SKILL.md` files under a hidden directory the walk does not enter, found by name alone (directory entries,
+ *  no stat, no links followed), so none is left unexplained. Unreadable directories are passed over. */
+function findSkillMds(real: string, rel: string, out: string[]): void {
+  const stack: [string, string][] = [[real, rel]];
+  for (let next = stack.pop(); next !== undefined; next = stack.pop()) {
+    let dirents: Dirent[];
+    try {
+      dirents = fs.readdirSync(next[0], { withFileTypes: true });
+    } catch {
+      continue;
+    }
+    for (const dirent of dirents) {
+      if (NEVER_WALKED.has(dirent.name)) continue;
+      const path = joinPath(next[1], dirent.name);
+      if (dirent.isDirectory()) stack.push([nodePath.join(next[0], dirent.name), path]);
+      else if (dirent.name === "SKILL.md" && dirent.isFile()) out.push(path);
+    }
+  }
 }

@@ -57,13 +57,21 @@ test.each([
       "skills/.curated/c1/.private/SKILL.md": skillMd("private"),
     },
     expected: [".curated/c1", ".system/s1", "plain"],
+    // Never silent: the one SKILL.md in a hidden folder the discovery does not enter is named, with the fix.
+    skipped: [
+      {
+        path: "skills/.curated/c1/.private",
+        reason:
+          'The skill is in a hidden folder, which is never served unless a skills glob spells it out: add "skills/.curated/c1/.private" to the plugin\'s skills (in a config file) to serve it.',
+      },
+    ],
   },
-])("$layout", async ({ files, expected }) => {
+])("$layout", async ({ files, expected, skipped }: { files: Record<string, string>; expected: string[]; skipped?: unknown[] }) => {
   const service = await serve(files);
   expect(addresses(service)).toEqual(expected);
   const health = buildHealth(service.current);
   expect(health.plugins.lib).toMatchObject({ status: "ok", skills: expected.length });
-  expect(health.plugins.lib?.skipped).toBeUndefined();
+  expect(health.plugins.lib?.skipped).toEqual(skipped);
 });
 
 test("a marketplace none of whose entries can be served: the local skills are served, each entry named once", async () => {
