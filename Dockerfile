@@ -27,6 +27,7 @@ ENV NODE_ENV=production \
     SKILLSHELF_CONFIG=/etc/skillshelf/config.yaml \
     SKILLSHELF_CACHE_DIR=/var/cache/skillshelf \
     SKILLSHELF_HOST=0.0.0.0 \
+    SKILLSHELF_ALLOW_ANY_HOST=true \
     SKILLSHELF_PORT=8000
 VOLUME ["/var/cache/skillshelf"]
 EXPOSE 8000

@@ -142,6 +142,32 @@ if (args.rebuild === "true") {
     out.rebuildMs = performance.now() - tr;
   }
 }
+// Zero-config discovery over the same plugin folders (`serve DIR…`): every SKILL.md at any depth, lenient names.
+try {
+  const { configFromDirectories } = await load("config/index.js");
+  const dirs = config.plugins.filter((p) => p.address.kind === "local").map((p) => p.address.abs);
+  const zero = configFromDirectories(dirs, path.dirname(path.resolve(args.config)));
+  if (zero.ok) {
+    const tz = performance.now();
+    const discovered = await ShelfService.start(zero.config, () => new Date());
+    out.zeroConfigStartMs = performance.now() - tz;
+    out.zeroConfigSkills = [...discovered.current.libraries.values()].reduce((sum, lib) => sum + lib.skills.size, 0);
+    out.configuredSkills = [...shelf.libraries.values()].reduce((sum, lib) => sum + lib.skills.size, 0);
+    await discovered.close?.();
+  }
+} catch (error) {
+  out.zeroConfigError = String(error.message ?? error);
+}
+// The citation audit on the newest shelf (it runs on the first /health or check; citations were found at harvest).
+try {
+  const { auditCitations } = await load("health/index.js");
+  const ta = performance.now();
+  const dangling = auditCitations(service.current);
+  out.auditMs = performance.now() - ta;
+  out.auditDangling = [...dangling.values()].reduce((sum, rows) => sum + rows.length, 0);
+} catch (error) {
+  out.auditError = String(error.message ?? error);
+}
 out.peakMB = memoryOf(process.pid)?.peakMB;
 await service.close?.();
 process.stdout.write(`${JSON.stringify(out)}\n`);

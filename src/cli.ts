@@ -4,7 +4,15 @@ import os from "node:os";
 import { format, parseArgs } from "node:util";
 import v8 from "node:v8";
 import { serveStdio } from "@modelcontextprotocol/server/stdio";
-import { type Config, configFromDirectories, ConfigInvalidError, formatConfigErrors, formatSchema, loadConfig } from "./config/index.js";
+import {
+  type Config,
+  configFromDirectories,
+  ConfigInvalidError,
+  formatConfigErrors,
+  formatSchema,
+  loadConfig,
+  type Naming,
+} from "./config/index.js";
 import { ConfigReloads, ContentCache, ReloadableShelf, ShelfReader, ShelfService } from "./live/index.js";
 import { createLogger, LOG_LEVELS, type LogFormat, type Logger, type LogLevel, VERSION } from "./address/index.js";
 import type { Client } from "./http/index.js";
@@ -56,9 +64,15 @@ function sourceOf(command: CommandSpec, values: Values, name: string): string {
 async function readConfig(command: CommandSpec, values: Values, dirs: readonly string[]): Promise<Config> {
   const file = setting(command, values, "config");
   if (file !== undefined && dirs.length > 0) throw new UsageError(["give either --config FILE or directories, not both"], command);
+  // With a config file each plugin and library says its own naming policy.
+  const naming = setting(command, values, "naming");
+  if (file !== undefined && naming !== undefined)
+    throw new UsageError(["--naming applies to directories; a config file sets naming per plugin"], command);
   if (file !== undefined) return loadConfig(file);
   if (dirs.length === 0) throw new UsageError(["give --config FILE (or SKILLSHELF_CONFIG), or one or more skill directories"], command);
-  const result = configFromDirectories(dirs, process.cwd());
+  if (naming !== undefined && naming !== "lenient" && naming !== "strict")
+    throw new UsageError([`${sourceOf(command, values, "naming")} must be lenient or strict, not '${naming}'`], command);
+  const result = configFromDirectories(dirs, process.cwd(), (naming ?? "lenient") as Naming);
   if (!result.ok) throw new ConfigInvalidError(result.errors);
   return result.config;
 }

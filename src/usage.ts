@@ -32,6 +32,14 @@ const CONFIG_FLAG: FlagSpec = {
   help: "The config file (YAML or JSON; `skillshelf schema` prints its schema). Give it or skill directories, not both.",
 };
 
+const NAMING_FLAG: FlagSpec = {
+  name: "naming",
+  value: "lenient|strict",
+  env: "SKILLSHELF_NAMING",
+  default: "lenient",
+  help: "For skill directories given without a config: lenient serves a skill whose frontmatter name breaks the naming rule or differs from its folder, with a warning; strict skips it. A config file sets naming per plugin and library.",
+};
+
 const CACHE_DIR_FLAG: FlagSpec = {
   name: "cache-dir",
   value: "DIR",
@@ -48,6 +56,7 @@ const SERVE: CommandSpec = {
     "Harvests every plugin of the config file (or the skill directories given), serves the shelf, and follows every change on disk. Logs go to stderr.",
   flags: [
     CONFIG_FLAG,
+    NAMING_FLAG,
     { name: "transport", value: "http|stdio", env: "SKILLSHELF_TRANSPORT", default: "http", help: "How clients connect." },
     {
       name: "host",
@@ -134,6 +143,7 @@ const CHECK: CommandSpec = {
     "Harvests every plugin once (git sources included), prints a summary on stdout, and exits 0 when the status is ok, 1 otherwise.",
   flags: [
     CONFIG_FLAG,
+    NAMING_FLAG,
     { name: "json", help: "Print the full report as JSON (the body of GET /health) instead of the summary." },
     CACHE_DIR_FLAG,
     HELP_FLAG,

@@ -38,7 +38,7 @@ export async function assemble(config: Config, options: AssembleOptions): Promis
   });
   const layout = zeroConfigLayout(config);
   const specs: PluginSpec[] = layout.plugins.map((plugin) => configSpec(config, plugin));
-  const marketplaces = new Map<string, MarketplaceOutcome>();
+  const marketplaces = new Map<string, MarketplaceOutcome>(layout.unservedMarketplaces ?? []);
   const entrySpecs = await Promise.all(
     layout.libraries.map(async (library) => {
       if (library.source === undefined) return [];

@@ -2,7 +2,7 @@
 import { createHash } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
-import { type Config, withFallbackGlobs } from "../config/index.js";
+import { type Config, pickGlobs, withFallbackGlobs } from "../config/index.js";
 import { applyManifestMeta, failedHarvest, type HarvestedPlugin, harvestPlugin, readPluginManifest } from "../harvest/index.js";
 import { parsePluginPrompts } from "../shelf/index.js";
 import { isDirectorySync, resolveInside, type Tree, type TreeTable } from "../sources/index.js";
@@ -51,6 +51,9 @@ export async function harvestSpec(config: Config, spec: PluginSpec, trees: TreeT
     rootAbs: root.abs,
     ...globs,
     limits: config.limits,
+    naming: spec.naming,
+    // Only the globs the config file wrote: a manifest's fallback lists are the plugin author's.
+    ...(spec.reportUnmatched ? { reportUnmatched: pickGlobs(spec.globs) } : {}),
     // Unchanged local files (same real path, size and mtime) are not read again; /reindex reads everything.
     ...(options.force !== true && last !== undefined ? { previous: last } : {}),
   });

@@ -4,6 +4,7 @@ import {
   type Config,
   type LibraryConfig,
   type Dialect,
+  type Naming,
   pickGlobs,
   type PluginAddress,
   type PluginConfig,
@@ -22,6 +23,9 @@ export interface PluginSpec {
   readonly subdir: string;
   readonly globs: PluginGlobs;
   readonly dialect: Dialect;
+  readonly naming: Naming;
+  /** Report each glob the config file wrote that matches nothing (a warning row). */
+  readonly reportUnmatched: boolean;
   /** Read `.claude-plugin/plugin.json` / `plugin.json` (not for a `strict: false` marketplace entry). */
   readonly manifest: boolean;
 }
@@ -29,22 +33,45 @@ export interface PluginSpec {
 export interface Layout {
   readonly plugins: readonly PluginConfig[];
   readonly libraries: readonly LibraryConfig[];
+  /** Zero-config libraries served by discovery beside a marketplace none of whose entries can be served: the
+   *  marketplace's skipped entries, so each is named once. */
+  readonly unservedMarketplaces?: ReadonlyMap<string, MarketplaceOutcome>;
 }
 
 /**
- * Zero-config: a directory holding a marketplace file is served through it, so its library takes the directory as
- * its `source` instead of one convention plugin. Checked on every build, like the marketplace.
+ * Zero-config: a directory holding a marketplace file with at least one servable entry is served through it, so
+ * its library takes the directory as its `source` instead of the discovery plugin. One whose marketplace serves no
+ * entry (every entry on a host no source declares, on npm, an archive) is served by discovery, and each entry is a
+ * skipped row of its library. Checked on every build, like the marketplace.
  */
 export function zeroConfigLayout(config: Config): Layout {
   if (config.file !== null) return config;
   const throughMarketplace = new Set<string>();
+  const unservedMarketplaces = new Map<string, MarketplaceOutcome>();
   const libraries = config.libraries.map((library) => {
     const plugin = library.plugins.length === 1 ? config.plugins.find((p) => p.name === library.plugins[0]) : undefined;
     if (plugin === undefined || plugin.address.kind !== "local" || !hasMarketplaceFile(plugin.address.abs)) return library;
+    const read = readMarketplace(plugin.address.abs, config.sources);
+    if (read.ok && read.marketplace.entries.length === 0) {
+      const skipped = read.marketplace.skipped.map((row) => ({ plugin: entryId(row.entry, library.name), reason: row.reason }));
+      unservedMarketplaces.set(library.name, { ids: [], skipped });
+      return library;
+    }
     throughMarketplace.add(plugin.name);
-    return { name: library.name, description: library.description, source: plugin.address, plugins: [] };
+    return {
+      name: library.name,
+      description: library.description,
+      source: plugin.address,
+      plugins: [],
+      ...(plugin.naming === undefined ? {} : { naming: plugin.naming }),
+    };
   });
-  return { plugins: config.plugins.filter((plugin) => !throughMarketplace.has(plugin.name)), libraries };
+  return { plugins: config.plugins.filter((plugin) => !throughMarketplace.has(plugin.name)), libraries, unservedMarketplaces };
+}
+
+/** A skipped entry's name in a library's rows: `remote@team`, or `plugins[3]` for an entry without a name. */
+function entryId(entry: string, library: string): string {
+  return entry.startsWith("plugins[") ? entry : `${entry}@${library}`;
 }
 
 export function configSpec(config: Config, plugin: PluginConfig): PluginSpec {
@@ -61,6 +88,8 @@ export function configSpec(config: Config, plugin: PluginConfig): PluginSpec {
     subdir: subdirOf(plugin.address),
     globs: pickGlobs(plugin),
     dialect: plugin.dialect,
+    naming: plugin.naming ?? "strict",
+    reportUnmatched: config.file !== null,
     manifest: true,
   };
 }
@@ -87,12 +116,11 @@ export async function readLibraryMarketplace(
     ...locateEntry(config, entry, plan, subdir),
     globs: pickGlobs(entry),
     dialect: "auto",
+    naming: library.naming ?? "strict",
+    reportUnmatched: false,
     manifest: entry.strict,
   }));
-  const skipped = read.marketplace.skipped.map((row) => ({
-    plugin: row.entry.startsWith("plugins[") ? row.entry : `${row.entry}@${library.name}`,
-    reason: row.reason,
-  }));
+  const skipped = read.marketplace.skipped.map((row) => ({ plugin: entryId(row.entry, library.name), reason: row.reason }));
   return { outcome: { ids: specs.map((spec) => spec.id), skipped }, specs };
 }
 

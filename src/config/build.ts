@@ -6,6 +6,7 @@ import type {
   ClientConfig,
   Config,
   Dialect,
+  Naming,
   LibraryConfig,
   PluginAddress,
   PluginConfig,
@@ -48,6 +49,7 @@ interface RawPlugin {
   readonly files?: readonly string[];
   readonly dialect?: Dialect;
   readonly watch?: boolean;
+  readonly naming?: Naming;
 }
 interface RawLibrary {
   readonly name: string;
@@ -55,6 +57,7 @@ interface RawLibrary {
   readonly source?: string;
   readonly plugins?: readonly string[];
   readonly pluginSelector?: { readonly categories?: readonly string[]; readonly tags?: readonly string[] };
+  readonly naming?: Naming;
 }
 interface RawScope {
   readonly library?: string;
@@ -123,6 +126,7 @@ export function buildConfig(raw: RawConfig, file: string | null, baseDir: string
       ...(p.files === undefined ? {} : { files: p.files }),
       dialect: p.dialect ?? "auto",
       watch,
+      ...(p.naming === undefined ? {} : { naming: p.naming }),
     });
   }
 
@@ -243,6 +247,7 @@ function buildLibraries(
       ...(source === undefined ? {} : { source }),
       plugins: l.plugins ?? [],
       ...(selector === undefined ? {} : { pluginSelector: selector }),
+      ...(l.naming === undefined ? {} : { naming: l.naming }),
     });
   }
   return libraries;

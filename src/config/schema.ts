@@ -127,6 +127,10 @@ export const CONFIG_SCHEMA = {
         files: strings("Globs picking library files; absent or [] = none.", { $ref: "#/$defs/glob" }),
         dialect: { enum: ["auto", "skillshelf", "claude", "copilot"], default: "auto" },
         watch: { type: "boolean", description: "Watch the folder when local. Default: its source's watch, else true." },
+        naming: {
+          enum: ["strict", "lenient"],
+          description: "strict: skip a skill whose name breaks the Agent Skills rules; lenient: serve it with a warning.",
+        },
       },
     },
     library: {
@@ -137,6 +141,11 @@ export const CONFIG_SCHEMA = {
         name: { $ref: "#/$defs/name" },
         description: { type: "string" },
         source: { $ref: "#/$defs/address", description: "A repository holding a marketplace file." },
+        naming: {
+          enum: ["strict", "lenient"],
+          description:
+            "For the marketplace entries of source. strict: skip a skill whose name breaks the Agent Skills rules; lenient: serve it with a warning.",
+        },
         plugins: strings("Plugin names, or <entry>@<library>, in serving order.", { $ref: "#/$defs/pluginRef" }),
         pluginSelector: {
           type: "object",

@@ -38,6 +38,11 @@ export type PluginAddress =
 
 export type Dialect = "auto" | "skillshelf" | "claude" | "copilot";
 
+/** How skill names are checked: `strict` is the Agent Skills specification (a skill breaking it is skipped);
+ *  `lenient` serves a name that differs from its folder, a name that breaks the rule in a valid folder and a long
+ *  description, each with a warning. */
+export type Naming = "strict" | "lenient";
+
 /** The glob lists that pick a plugin's files, declared once and carried from the config (or a marketplace entry,
  *  or a plugin manifest) to the harvest. An absent list means the convention; `[]` turns that kind off. */
 export interface PluginGlobs {
@@ -59,6 +64,8 @@ export interface PluginConfig extends PluginGlobs {
   readonly version?: string;
   readonly dialect: Dialect;
   readonly watch: boolean;
+  /** Absent: strict. */
+  readonly naming?: Naming;
 }
 
 export interface PluginSelector {
@@ -74,6 +81,8 @@ export interface LibraryConfig {
   readonly source?: PluginAddress;
   readonly plugins: readonly string[];
   readonly pluginSelector?: PluginSelector;
+  /** For the entries of `source`'s marketplace; absent: strict. */
+  readonly naming?: Naming;
 }
 
 /** What a scope narrows to: a client's ceiling, or what one request asks for. */

@@ -2,9 +2,15 @@
 // plugin of the same name. Pure: no directory is read here (harvest reports a missing one).
 import path from "node:path";
 import { DEFAULT_FILE_BYTES, DEFAULT_TTL_MS } from "./build.js";
-import type { ConfigError, ConfigResult, LibraryConfig, PluginConfig } from "./types.js";
+import type { ConfigError, ConfigResult, LibraryConfig, Naming, PluginConfig } from "./types.js";
 
 const MAX_NAME = 64;
+
+/** What a directory served without a config is searched for: every SKILL.md at any depth (the directory itself as
+ *  one skill, flat, grouped, the conventions), and the hidden folders directly inside a `skills` folder
+ *  (`skills/.curated/*`), which the wildcard alone never enters. `node_modules` and hidden folders such as `.git`
+ *  stay unwalked. */
+export const DISCOVERY_SKILLS: readonly string[] = ["**/SKILL.md", "**/skills/.*/**/SKILL.md"];
 
 /** `My Skills_v2` => `my-skills-v2`; `Café` => `cafe`; `日本` => `` (nothing usable is left). */
 export function slugName(text: string): string {
@@ -17,8 +23,9 @@ export function slugName(text: string): string {
   return slug.slice(0, MAX_NAME).replace(/-+$/, "");
 }
 
-/** Each directory (as the user wrote it, relative to `cwd`) becomes library and plugin `slugName(basename)`. */
-export function configFromDirectories(dirs: readonly string[], cwd: string): ConfigResult {
+/** Each directory (as the user wrote it, relative to `cwd`) becomes library and plugin `slugName(basename)`.
+ *  Names are lenient unless asked otherwise: a folder of skills gathered from anywhere should serve. */
+export function configFromDirectories(dirs: readonly string[], cwd: string, naming: Naming = "lenient"): ConfigResult {
   const errors: ConfigError[] = [];
   const firstDir = new Map<string, string>();
   const plugins: PluginConfig[] = [];
@@ -44,8 +51,10 @@ export function configFromDirectories(dirs: readonly string[], cwd: string): Con
       description: "",
       tags: [],
       keywords: [],
+      skills: DISCOVERY_SKILLS,
       dialect: "auto",
       watch: true,
+      naming,
     });
     libraries.push({ name, description: "", plugins: [name] });
   }

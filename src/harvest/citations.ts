@@ -1,24 +1,37 @@
 // §3.6: what a SKILL.md body cites, found once at harvest (the shelf resolves them after the build). Pure.
+// Markdown is parsed with marked's lexer (CommonMark + GFM): a link or image inside a code span or a code block is
+// text, not a citation; a reference-style link (`[a][ref]` with `[ref]: path`) cites its definition's target.
+import { Lexer, type Token, type Tokens } from "marked";
 
-/** `[text](target "title")` — the target is the first token inside the parentheses. */
-const MARKDOWN_LINK = /\]\(\s*<?([^)\s>]+)>?(?:\s+[^)]*)?\)/g;
 /** A placeholder path runs until whitespace or a character that closes Markdown or a quoted string. */
 const PLACEHOLDER_PATH = /\$\{CLAUDE_(?:SKILL_DIR|PLUGIN_ROOT)\}[^\s)\]"'`<>,;]*/g;
-const FENCE = /^\s*(```|~~~)/;
 
-/** Markdown link targets outside fenced code, then placeholder paths anywhere (code blocks included). */
+/** Every link and image target under `tokens`, in document order; tables' cells and lists' items included. */
+function collectTargets(tokens: readonly Token[], found: string[]): void {
+  for (const token of tokens) {
+    if (token.type === "link" || token.type === "image") found.push((token as Tokens.Link | Tokens.Image).href);
+    if (token.type === "table") {
+      const table = token as Tokens.Table;
+      for (const cell of table.header) collectTargets(cell.tokens, found);
+      for (const row of table.rows) for (const cell of row) collectTargets(cell.tokens, found);
+      continue;
+    }
+    if (token.type === "list") {
+      for (const item of (token as Tokens.List).items) collectTargets(item.tokens, found);
+      continue;
+    }
+    const children = (token as { tokens?: Token[] }).tokens;
+    if (children !== undefined) collectTargets(children, found);
+  }
+}
+
+/** Markdown link and image targets (code spans and code blocks excluded), then placeholder paths anywhere (code
+ *  blocks included: `python ${CLAUDE_SKILL_DIR}/scripts/x.py` in a fence is an instruction to run that file). */
 export function findCitations(body: string): string[] {
   const found: string[] = [];
-  let fenced = false;
-  for (const line of body.split(/\r?\n/)) {
-    if (FENCE.test(line)) {
-      fenced = !fenced;
-    } else if (!fenced) {
-      for (const match of line.matchAll(MARKDOWN_LINK)) found.push(match[1] as string);
-    }
-    // Sentence punctuation after a path is prose, not part of it: `see ${CLAUDE_SKILL_DIR}/a.md.` cites `a.md`.
-    for (const match of line.matchAll(PLACEHOLDER_PATH)) found.push(match[0].replace(/[.:!?]+$/, ""));
-  }
+  collectTargets(new Lexer({ gfm: true }).lex(body), found);
+  // Sentence punctuation after a path is prose, not part of it: `see ${CLAUDE_SKILL_DIR}/a.md.` cites `a.md`.
+  for (const match of body.matchAll(PLACEHOLDER_PATH)) found.push(match[0].replace(/[.:!?]+$/, ""));
   // Copies, not slices: a match is a view of the whole body, which it would otherwise keep alive in the shelf.
-  return [...new Set(found)].map((cite) => structuredClone(cite));
+  return [...new Set(found)].filter((cite) => cite !== "").map((cite) => structuredClone(cite));
 }

@@ -4,6 +4,7 @@ import type { Pacer } from "./pacer.js";
 import type { SkipRows } from "./skip-rows.js";
 import type { WalkEntry } from "./walk.js";
 import type { HarvestedSkill } from "./types.js";
+import type { Naming } from "../config/index.js";
 
 export interface HarvestContext {
   /** Every walked file, sorted by path in code-unit order. */
@@ -15,6 +16,9 @@ export interface HarvestContext {
   /** Yields to the event loop between slices of synchronous disk work. */
   readonly pacer: Pacer;
   readonly skipped: SkipRows;
+  /** Rows about what was served although it bends a rule (naming: lenient). */
+  readonly warnings: SkipRows;
+  readonly naming: Naming;
   /** The previous harvest's served skills by directory, whose parsed frontmatter an unchanged SKILL.md reuses. */
   readonly priorSkills: ReadonlyMap<string, HarvestedSkill>;
 }

@@ -1,5 +1,5 @@
 // SKILL.md: the frontmatter block (§3.3) and the name rule (§3.4). Pure: bytes in, a value out.
-import { isMap, parseDocument } from "yaml";
+import { isMap, isScalar, parseDocument } from "yaml";
 
 import { MAX_DESCRIPTION_CHARS, REASONS } from "./reasons.js";
 
@@ -39,22 +39,9 @@ function describeYamlError(message: string, line: number | undefined, col: numbe
  * offset counts bytes as on disk (BOM included), so the body is `bytes.subarray(bodyOffset)`.
  */
 export function parseSkillMd(bytes: Uint8Array): SkillMdParse {
-  const start = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
-  const firstEnd = lineEnd(bytes, start);
-  if (firstEnd >= bytes.length || !isFence(bytes, start, firstEnd)) return { ok: false, reason: REASONS.noFrontmatter };
-  const yamlStart = firstEnd + 1;
-  let closing = -1;
-  let closingEnd = bytes.length;
-  for (let s = yamlStart; s < bytes.length;) {
-    const e = lineEnd(bytes, s);
-    if (isFence(bytes, s, e)) {
-      closing = s;
-      closingEnd = e;
-      break;
-    }
-    s = e + 1;
-  }
-  if (closing < 0) return { ok: false, reason: REASONS.noFrontmatter };
+  const span = frontmatterSpan(bytes);
+  if (span === undefined) return { ok: false, reason: REASONS.noFrontmatter };
+  const { yamlStart, closing, closingEnd } = span;
   let text: string;
   try {
     text = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(bytes.subarray(yamlStart, closing));
@@ -89,6 +76,51 @@ export function parseSkillMd(bytes: Uint8Array): SkillMdParse {
   };
 }
 
+/** Where the YAML between the fences lies: `[yamlStart, closing)`; the closing fence line ends at `closingEnd`. */
+function frontmatterSpan(bytes: Uint8Array): { yamlStart: number; closing: number; closingEnd: number } | undefined {
+  const start = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
+  const firstEnd = lineEnd(bytes, start);
+  if (firstEnd >= bytes.length || !isFence(bytes, start, firstEnd)) return undefined;
+  const yamlStart = firstEnd + 1;
+  for (let s = yamlStart; s < bytes.length;) {
+    const e = lineEnd(bytes, s);
+    if (isFence(bytes, s, e)) return { yamlStart, closing: s, closingEnd: e };
+    s = e + 1;
+  }
+  return undefined;
+}
+
+/** SKILL.md with the values of some top-level frontmatter keys replaced and every other byte kept, with the body's
+ *  new offset; `undefined` when one of them is not a single scalar that can be replaced in place. A value is
+ *  written plain when it is a valid skill name, else as a double-quoted (JSON) string.
+ *  `---\nname: My Skill\n---\nx` + `{name: "my-skill"}` => `---\nname: my-skill\n---\nx`. */
+export function rewriteSkillMd(
+  bytes: Uint8Array,
+  bodyOffset: number,
+  values: Readonly<Record<string, string>>,
+): { bytes: Uint8Array; bodyOffset: number } | undefined {
+  const span = frontmatterSpan(bytes);
+  if (span === undefined) return undefined;
+  let text = new TextDecoder("utf-8").decode(bytes.subarray(span.yamlStart, span.closing));
+  const doc = parseDocument(text, { version: "1.2", resolveKnownTags: false });
+  if (doc.errors.length > 0 || !isMap(doc.contents)) return undefined;
+  const edits: [number, number, string][] = [];
+  for (const [key, value] of Object.entries(values)) {
+    const pair = doc.contents.items.find((item) => isScalar(item.key) && item.key.value === key);
+    const range = pair !== undefined && isScalar(pair.value) ? pair.value.range : undefined;
+    if (range === undefined || range === null) return undefined;
+    edits.push([range[0], range[1], isSkillName(value) ? value : JSON.stringify(value)]);
+  }
+  // Ranges count UTF-16 code units of `text`: splice from the last, then encode again.
+  for (const [from, to, value] of edits.sort((a, b) => b[0] - a[0])) text = text.slice(0, from) + value + text.slice(to);
+  const yaml = new TextEncoder().encode(text);
+  const out = new Uint8Array(span.yamlStart + yaml.byteLength + (bytes.byteLength - span.closing));
+  out.set(bytes.subarray(0, span.yamlStart), 0);
+  out.set(yaml, span.yamlStart);
+  out.set(bytes.subarray(span.closing), span.yamlStart + yaml.byteLength);
+  return { bytes: out, bodyOffset: bodyOffset + out.byteLength - bytes.byteLength };
+}
+
 /** The Agent Skills name rule (§3.4): `pdf-tools` => true, `-x`, `a--b`, `PDF` => false. */
 export function isSkillName(name: string): boolean {
   return /^[a-z0-9-]{1,64}$/.test(name) && !name.startsWith("-") && !name.endsWith("-") && !name.includes("--");
@@ -112,4 +144,65 @@ export function checkSkillFrontmatter(frontmatter: Readonly<Record<string, unkno
   const chars = [...description].length;
   if (chars > MAX_DESCRIPTION_CHARS) return { ok: false, reason: REASONS.longDescription(chars) };
   return { ok: true, name, description };
+}
+
+/** What the lenient policy did to serve a skill the strict rule would skip. */
+export interface LenientCheck {
+  readonly ok: true;
+  /** The name served (in the frontmatter and, unless `byName`, the folder's). */
+  readonly name: string;
+  /** The description for listing and index rows, cut at a word boundary when over the limit. */
+  readonly description: string;
+  /** The skill is served at its parent folder's address plus `name`, not at its folder's own. */
+  readonly byName: boolean;
+  /** The frontmatter's name breaks the rule: the served frontmatter's `name` is set to `name`. */
+  readonly renamed: boolean;
+  /** The description is over the limit: the served frontmatter's `description` is set to `description`. */
+  readonly cut: boolean;
+  /** One sentence per rule bent: the rule and what was done. */
+  readonly warnings: readonly string[];
+}
+
+/** The lenient policy: a valid name that differs from its folder is served at the address it gives; a name that
+ *  breaks the rule in a folder whose name keeps it is served under the folder's name; a long description is cut in
+ *  rows. Everything else (no name, no description, both names bad) is skipped as under the strict rule. */
+export function checkSkillFrontmatterLenient(
+  frontmatter: Readonly<Record<string, unknown>>,
+  dirName: string | null,
+): LenientCheck | { readonly ok: false; readonly reason: string } {
+  const raw = frontmatter["name"];
+  if (raw === undefined || raw === null) return { ok: false, reason: REASONS.noName };
+  const warnings: string[] = [];
+  let name: string;
+  let byName = false;
+  let renamed = false;
+  if (typeof raw === "string" && isSkillName(raw)) {
+    name = raw;
+    if (dirName !== null && raw !== dirName) {
+      byName = true;
+      warnings.push(REASONS.servedByName(raw, dirName));
+    }
+  } else if (typeof raw === "string" && dirName !== null && isSkillName(dirName)) {
+    name = dirName;
+    renamed = true;
+    warnings.push(REASONS.servedByFolder(raw, dirName));
+  } else {
+    return { ok: false, reason: REASONS.badName(typeof raw === "string" ? raw : (JSON.stringify(raw) ?? String(raw))) };
+  }
+  const description = frontmatter["description"];
+  if (description === undefined || description === null) return { ok: false, reason: REASONS.noDescription };
+  if (typeof description !== "string" || description.trim() === "") return { ok: false, reason: REASONS.emptyDescription };
+  const chars = [...description].length;
+  if (chars <= MAX_DESCRIPTION_CHARS) return { ok: true, name, description, byName, renamed, cut: false, warnings };
+  warnings.push(REASONS.descriptionCut(chars));
+  return { ok: true, name, description: cutAtWord(description, MAX_DESCRIPTION_CHARS), byName, renamed, cut: true, warnings };
+}
+
+/** At most `max` code points, cut after the last whole word that fits and ended with `…`. */
+export function cutAtWord(text: string, max: number): string {
+  const points = [...text];
+  if (points.length <= max) return text;
+  const head = points.slice(0, max - 1).join("");
+  const space = head.search(/\s\S*$/);
+  return `${(space > 0 ? head.slice(0, space) : head).trimEnd()}…`;
 }

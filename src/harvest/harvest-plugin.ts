@@ -5,14 +5,14 @@ import { createFileReader, IO_ERROR, priorReads } from "./digest.js";
 import { compileHiddenOptIns, SKILL_CONVENTION } from "./globs.js";
 import { compileFileGlobs, harvestLibraryFiles } from "./library.js";
 import { sharedPacer } from "./pacer.js";
-import { compareCodeUnits, errorCode, VERSION } from "../address/index.js";
+import { compareCodeUnits, errorCode, parentOf, VERSION } from "../address/index.js";
 import { harvestPrompts, selectPromptGlobs } from "./prompts.js";
 import { compileSkillGlobs, harvestSkills } from "./skills.js";
 import { isUnreadableReason, REASONS } from "./reasons.js";
 import { SkipRows } from "./skip-rows.js";
 import { openRoot, walkRoot, type WalkEntry } from "./walk.js";
 import type { DiskFile, HarvestedPlugin, PluginMeta } from "./types.js";
-import type { PluginGlobs } from "../config/index.js";
+import type { Naming, PluginGlobs } from "../config/index.js";
 
 export interface HarvestInput extends PluginGlobs {
   readonly id: string;
@@ -24,6 +24,10 @@ export interface HarvestInput extends PluginGlobs {
   /** Absolute path of the plugin root on disk. Internal: never appears in a message. */
   readonly rootAbs: string;
   readonly limits: { readonly fileBytes: number };
+  /** How skill names are checked (absent: strict). */
+  readonly naming?: Naming;
+  /** The `skills` and `files` globs the config file wrote: each that matches nothing is a warning row. */
+  readonly reportUnmatched?: PluginGlobs;
   /** The last harvest of this plugin: unchanged files (same real path, size and mtime) are not read again. */
   readonly previous?: HarvestedPlugin;
 }
@@ -75,8 +79,9 @@ async function harvestRoot(input: HarvestInput, rootReal: string): Promise<Harve
   const walk = await walkRoot(rootReal, optIns, pacer);
   const entries = walk.files.sort((a, b) => compareCodeUnits(a.path, b.path));
   const escapes = walk.escapes.sort(compareCodeUnits);
+  const hiddenSkills = walk.hiddenSkills.sort(compareCodeUnits);
   // The same spec over the same files, each at the same real path, size and mtime: the last harvest stands (§9).
-  const walkKey = keyOf(input, rootReal, entries, escapes);
+  const walkKey = keyOf(input, rootReal, entries, [...escapes, ...hiddenSkills]);
   // Not when a file could not be read last time (EACCES, EMFILE, EIO may pass): it is tried again.
   if (input.previous?.status === "ok" && input.previous.walkKey === walkKey && !hadUnreadable(input.previous)) return input.previous;
   const ctx: HarvestContext = {
@@ -86,13 +91,21 @@ async function harvestRoot(input: HarvestInput, rootReal: string): Promise<Harve
     reader: createFileReader(pacer, priorReads(input.previous)),
     pacer,
     skipped: new SkipRows(),
+    warnings: new SkipRows(),
+    naming: input.naming ?? "strict",
     priorSkills: new Map(input.previous?.status === "ok" ? input.previous.skills.map((s) => [s.dir, s]) : []),
   };
   for (const row of walk.unreadable) ctx.skipped.add(row.path, REASONS.unreadableDirectory(row.code));
 
   const { skills, skillDirs, addresses } = await harvestSkills(ctx, compileSkillGlobs(skillPatterns));
+  for (const skillMd of hiddenSkills) {
+    const dir = parentOf(skillMd);
+    ctx.skipped.add(dir === "" ? skillMd : dir, REASONS.hiddenSkill(dir));
+  }
   const libraryFiles = await harvestLibraryFiles(ctx, compileFileGlobs(filePatterns), { skillDirs, addresses });
   const prompts = await harvestPrompts(ctx, promptGlobs);
+  if (input.reportUnmatched !== undefined) reportUnmatched(ctx, input.id, input.reportUnmatched);
+  const warnings = ctx.warnings.sorted();
 
   // The fallback tree: everything visible and within the size limit, by the name it was reached by.
   const tree = new Map<string, DiskFile>();
@@ -112,8 +125,25 @@ async function harvestRoot(input: HarvestInput, rootReal: string): Promise<Harve
     skillDirs,
     prompts,
     skipped: ctx.skipped.sorted(),
+    ...(warnings.length === 0 ? {} : { warnings }),
     walkKey,
   };
+}
+
+/** A warning row per written glob that matches no walked file: `skills: ["skills/xlsx"]` on a missing folder
+ *  would otherwise serve nothing in silence. Negated globs (`!x`) only narrow, so they are not checked. */
+function reportUnmatched(ctx: HarvestContext, plugin: string, written: PluginGlobs): void {
+  const kinds = [
+    ["skills", written.skills, (glob: string) => compileSkillGlobs([glob])],
+    ["files", written.files, (glob: string) => compileFileGlobs([glob])],
+  ] as const;
+  for (const [key, globs, compile] of kinds) {
+    for (const glob of globs ?? []) {
+      if (glob.trim().startsWith("!")) continue;
+      const set = compile(glob);
+      if (!ctx.entries.some((entry) => set.match(entry.path))) ctx.warnings.add(glob, REASONS.unmatchedGlob(plugin, key, glob));
+    }
+  }
 }
 
 function hadUnreadable(plugin: HarvestedPlugin): boolean {

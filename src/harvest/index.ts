@@ -1,7 +1,8 @@
 // Harvest: the only code that reads skill trees from disk (§3).
 export { failedHarvest, harvestPlugin, type HarvestInput } from "./harvest-plugin.js";
 export { SMALL_FILE_BYTES } from "./digest.js";
-export { checkSkillFrontmatter, isSkillName, parseSkillMd } from "./frontmatter.js";
+export { rewrites } from "./skills.js";
+export { checkSkillFrontmatter, isSkillName, parseSkillMd, rewriteSkillMd } from "./frontmatter.js";
 export { SKILL_CONVENTION, compileGlobs, normalizeGlob } from "./globs.js";
 export { REASONS } from "./reasons.js";
 export type * from "./types.js";

@@ -23,6 +23,16 @@ export const REASONS = {
   badName: (name: string): string =>
     `The name ${quote(name)} breaks the naming rule: 1-64 characters of a-z, 0-9 and '-', no hyphen first or last, no '--'.`,
   nameMismatch: (name: string, dirName: string): string => `The name ${quote(name)} differs from its directory name ${quote(dirName)}.`,
+  servedByName: (name: string, dirName: string): string =>
+    `The name ${quote(name)} differs from its directory name ${quote(dirName)}: served (naming: lenient) at the address its name gives.`,
+  servedByFolder: (name: string, dirName: string): string =>
+    `The name ${quote(name)} breaks the naming rule: served (naming: lenient) under its directory's name ${quote(dirName)}, which the served frontmatter's name is set to.`,
+  descriptionCut: (chars: number): string =>
+    `The description is ${chars} characters long, over the limit of ${MAX_DESCRIPTION_CHARS}: served (naming: lenient) with the description cut at a word boundary, in the served frontmatter and in listing and index rows.`,
+  unmatchedGlob: (plugin: string, key: string, glob: string): string =>
+    `The ${key} glob ${quote(glob)} of plugin ${quote(plugin)} matches nothing under the plugin root: check the path, or remove it.`,
+  hiddenSkill: (dir: string): string =>
+    `The skill is in a hidden folder, which is never served unless a skills glob spells it out: add ${quote(dir)} to the plugin's skills (in a config file) to serve it.`,
   noDescription: "The frontmatter has no description.",
   emptyDescription: "The description must be a non-empty string.",
   longDescription: (chars: number): string => `The description is ${chars} characters long, over the limit of ${MAX_DESCRIPTION_CHARS}.`,

@@ -2,7 +2,8 @@
 import { type HarvestContext, under } from "./context.js";
 import { sameStat } from "./digest.js";
 import { findCitations } from "./citations.js";
-import { checkSkillFrontmatter, parseSkillMd } from "./frontmatter.js";
+import { checkSkillFrontmatter, checkSkillFrontmatterLenient, isSkillName, parseSkillMd, rewriteSkillMd } from "./frontmatter.js";
+import { MAX_DESCRIPTION_CHARS } from "./reasons.js";
 import { compileGlobs, type GlobSet } from "./globs.js";
 import { baseName, compareCodeUnits, hasPlaceholders, isHiddenPath, joinPath, parentOf, skillAddress } from "../address/index.js";
 import { MAX_SKILL_BYTES, MAX_SKILL_FILES, REASONS } from "./reasons.js";
@@ -44,6 +45,10 @@ interface Checked {
   readonly frontmatter: Record<string, unknown>;
   readonly skillMd: HarvestedFile;
   readonly body: SkillMdBody;
+  readonly servedName?: string;
+  readonly servedDescription?: string;
+  /** What lenient naming bent, reported only when the skill is served. */
+  readonly warnings: readonly string[];
   /** Candidate files (path relative to the skill dir => entry), before nested shadowing. */
   readonly files: readonly (readonly [string, WalkEntry])[];
   /** Rows about the skill's own files, reported only when the skill is served. */
@@ -102,12 +107,13 @@ const UTF8 = new TextDecoder("utf-8");
  *  the body are to be substituted at build (§2.3); every other SKILL.md is served from disk like any file. */
 async function readSkillMd(ctx: HarvestContext, dir: string, entry: WalkEntry): Promise<SkillMdRead> {
   const before = ctx.priorSkills.get(dir);
-  if (before !== undefined && sameStat(before.skillMd, entry) && (!before.placeholders || before.skillMd.bytes !== undefined)) {
+  const keepsBytes = (s: HarvestedSkill): boolean => s.placeholders || (ctx.naming === "lenient" && needsRewrite(s.frontmatter));
+  if (before !== undefined && sameStat(before.skillMd, entry) && (!keepsBytes(before) || before.skillMd.bytes !== undefined)) {
     return { ok: true, file: { ...before.skillMd, path: SKILL_MD }, parse: before };
   }
   let parsed = { reason: REASONS.unreadable("no bytes") } as BodyParse;
   const read = await ctx.reader.readWith(entry, (bytes, digest) => {
-    parsed = parseBody(bytes, digest, before);
+    parsed = parseBody(bytes, digest, before, ctx.naming === "lenient");
   });
   if (!read.ok) return { ok: false, reason: REASONS.unreadable(read.code) };
   if ("reason" in parsed) return { ok: false, reason: parsed.reason };
@@ -120,9 +126,19 @@ async function readSkillMd(ctx: HarvestContext, dir: string, entry: WalkEntry): 
 
 type BodyParse = { readonly parse: SkillMdBody; readonly bytes?: Uint8Array } | { readonly reason: string };
 
+/** Whether lenient naming may serve this frontmatter with another name or a cut description, so the served bytes
+ *  would differ from the file's. */
+function needsRewrite(frontmatter: Readonly<Record<string, unknown>>): boolean {
+  const name = frontmatter["name"];
+  const description = frontmatter["description"];
+  return (
+    (typeof name === "string" && !isSkillName(name)) || (typeof description === "string" && [...description].length > MAX_DESCRIPTION_CHARS)
+  );
+}
+
 /** Parse SKILL.md's bytes (a view good only during the call): the previous parse when the bytes are the same, and
- *  a copy of the bytes only when the body has placeholders to substitute. */
-function parseBody(bytes: Uint8Array, digest: string, before: HarvestedSkill | undefined): BodyParse {
+ *  a copy of the bytes only when the body has placeholders to substitute or (lenient) the name is to be replaced. */
+function parseBody(bytes: Uint8Array, digest: string, before: HarvestedSkill | undefined, lenient: boolean): BodyParse {
   let parse: SkillMdBody;
   if (before !== undefined && before.skillMd.digest === digest) {
     parse = before; // Same digest, same bytes: the YAML is not parsed again.
@@ -138,7 +154,8 @@ function parseBody(bytes: Uint8Array, digest: string, before: HarvestedSkill | u
     };
   }
   // A copy (a Buffer's `slice` would be another view of the shared read buffer).
-  return parse.placeholders ? { parse, bytes: new Uint8Array(bytes) } : { parse };
+  const keep = parse.placeholders || (lenient && needsRewrite(parse.frontmatter));
+  return keep ? { parse, bytes: new Uint8Array(bytes) } : { parse };
 }
 
 async function checkCandidate(ctx: HarvestContext, c: Candidate): Promise<Checked | undefined> {
@@ -148,9 +165,26 @@ async function checkCandidate(ctx: HarvestContext, c: Candidate): Promise<Checke
   const read = await readSkillMd(ctx, c.dir, c.skillMd);
   if (!read.ok) return skip(read.reason);
   const whole = c.dir === "";
-  const check = checkSkillFrontmatter(read.parse.frontmatter as Record<string, unknown>, whole ? null : baseName(c.dir));
+  const frontmatter = read.parse.frontmatter as Record<string, unknown>;
+  const dirName = whole ? null : baseName(c.dir);
+  const check =
+    ctx.naming === "lenient"
+      ? checkSkillFrontmatterLenient(frontmatter, dirName)
+      : { ...checkSkillFrontmatter(frontmatter, dirName), byName: false, renamed: false, cut: false, warnings: [] as string[] };
   if (!check.ok) return skip(check.reason);
-  const address = whole ? [check.name] : skillAddress(c.dir);
+  const served = {
+    ...(check.renamed ? { servedName: check.name } : {}),
+    ...(check.cut ? { servedDescription: check.description } : {}),
+  };
+  if (check.renamed || check.cut) {
+    // The served bytes replace only those values: a value that cannot be replaced in place is skipped as strict.
+    const raw = read.file.bytes;
+    if (raw === undefined || rewriteSkillMd(raw, read.parse.bodyOffset, rewrites(served)) === undefined) {
+      const strict = checkSkillFrontmatter(frontmatter, dirName);
+      return skip(strict.ok ? REASONS.notMapping : strict.reason);
+    }
+  }
+  const address = whole ? [check.name] : check.byName ? [...skillAddress(c.dir).slice(0, -1), check.name] : skillAddress(c.dir);
   const { files, rows } = gatherFiles(ctx, c.dir, c.skillMd.path);
   const count = 1 + files.length;
   if (count > MAX_SKILL_FILES) return skip(REASONS.tooManyFiles(count));
@@ -162,11 +196,21 @@ async function checkCandidate(ctx: HarvestContext, c: Candidate): Promise<Checke
     key: address.join("/"),
     name: check.name,
     description: check.description,
-    frontmatter: read.parse.frontmatter as Record<string, unknown>,
+    frontmatter,
     skillMd: read.file,
     body: read.parse,
+    ...served,
+    warnings: check.warnings,
     files,
     rows,
+  };
+}
+
+/** The frontmatter values lenient naming serves in place of the file's. */
+export function rewrites(skill: Pick<HarvestedSkill, "servedName" | "servedDescription">): Record<string, string> {
+  return {
+    ...(skill.servedName === undefined ? {} : { name: skill.servedName }),
+    ...(skill.servedDescription === undefined ? {} : { description: skill.servedDescription }),
   };
 }
 
@@ -211,6 +255,7 @@ export async function harvestSkills(ctx: HarvestContext, globs: GlobSet): Promis
   const skills: HarvestedSkill[] = [];
   for (const skill of served) {
     for (const [path, reason] of skill.rows) ctx.skipped.add(path, reason);
+    for (const reason of skill.warnings) ctx.warnings.add(joinPath(skill.dir, SKILL_MD), reason);
     const files: HarvestedFile[] = [];
     for (const [rel, entry] of skill.files) {
       const base = baseName(rel);
@@ -233,6 +278,8 @@ export async function harvestSkills(ctx: HarvestContext, globs: GlobSet): Promis
       bodyOffset: skill.body.bodyOffset,
       cites: skill.body.cites,
       placeholders: skill.body.placeholders,
+      ...(skill.servedName === undefined ? {} : { servedName: skill.servedName }),
+      ...(skill.servedDescription === undefined ? {} : { servedDescription: skill.servedDescription }),
       files,
     });
   }

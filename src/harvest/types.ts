@@ -39,6 +39,13 @@ export interface HarvestedSkill {
   readonly bodyOffset: number;
   /** What the body cites (§3.6), as the author wrote it, in order, each once. */
   readonly cites: readonly string[];
+  /** Set when the frontmatter's name breaks the naming rule and the skill is served under this name (naming:
+   *  lenient): the served SKILL.md and frontmatter have this name (`frontmatter` stays as parsed from the file),
+   *  and `skillMd.bytes` holds the file's bytes. */
+  readonly servedName?: string;
+  /** Set when the description is over the limit (naming: lenient): the description served, cut at a word
+   *  boundary, in the frontmatter and the served SKILL.md alike. */
+  readonly servedDescription?: string;
   /** Whether the body holds `${CLAUDE_PLUGIN_ROOT}` or `${CLAUDE_SKILL_DIR}` (§2.3). */
   readonly placeholders: boolean;
   /** Every served file of the skill except SKILL.md, paths relative to the skill dir, nested skills' files included. */
@@ -78,6 +85,8 @@ export interface HarvestedPlugin {
   /** The prompts that parse (set by `parsePluginPrompts`, which also adds the prompt skip rows to `skipped`). */
   readonly parsedPrompts?: readonly ParsedPrompt[];
   readonly skipped: readonly SkipRow[];
+  /** What was served although it bends a rule (naming: lenient), one row per file and rule; absent when none. */
+  readonly warnings?: readonly SkipRow[];
   /** A digest of the harvest's input and of every walked file's real path, size and mtime: a later harvest whose
    *  walk gives the same key keeps this one as it is. */
   readonly walkKey?: string;

@@ -7,6 +7,9 @@ import type { Pacer } from "./pacer.js";
 import { errorCode, isHiddenSegment, joinPath } from "../address/index.js";
 import type { DiskFile } from "./types.js";
 
+/** Folders never walked, whatever a glob spells: dependencies and version-control stores. */
+const NEVER_WALKED: ReadonlySet<string> = new Set(["node_modules", ".git", ".hg", ".svn", ".bzr", "_darcs", "CVS"]);
+
 export interface WalkEntry extends DiskFile {
   /** Some segment of `path` is hidden; the entry is only here because a glob spelled that segment out. */
   readonly hidden: boolean;
@@ -20,6 +23,8 @@ export interface WalkResult {
   /** Directories that could not be listed (permissions, I/O), by path relative to the root (`.` the root), with
    *  the error code: reported as skipped rows, never silently dropped. */
   readonly unreadable: { readonly path: string; readonly code: string }[];
+  /** Paths of `SKILL.md` files inside hidden folders no glob opts in to: never harvested, reported as skipped. */
+  readonly hiddenSkills: string[];
 }
 
 export type RootCheck = { readonly ok: true; readonly real: string } | { readonly ok: false; readonly problem: "missing" | "notDirectory" };
@@ -43,7 +48,7 @@ interface PendingDir {
 }
 
 /**
- * Walk `rootReal` once. Skips `node_modules/` and hidden names (§3.2) unless `optIns` matches the path; follows a
+ * Walk `rootReal` once. Skips `node_modules/`, version-control folders and hidden names (§3.2) unless `optIns` matches the path; follows a
  * symlink only when its real target lies inside the root (ConfigMap mounts are made of such links), and drops it
  * when the target leaves the root, dangles, or is a directory already on the way down (a loop).
  */
@@ -51,6 +56,7 @@ export async function walkRoot(rootReal: string, optIns: GlobSet, pacer: Pacer):
   const files: WalkEntry[] = [];
   const escapes: string[] = [];
   const unreadable: { path: string; code: string }[] = [];
+  const hiddenSkills: string[] = [];
   const rootPrefix = rootReal.endsWith(nodePath.sep) ? rootReal : rootReal + nodePath.sep;
   // Containment on real paths: a link that resolves outside the root must never be read through.
   const isInside = (real: string): boolean => real === rootReal || real.startsWith(rootPrefix);
@@ -81,10 +87,14 @@ export async function walkRoot(rootReal: string, optIns: GlobSet, pacer: Pacer):
     const chain = [...dir.chain, dir.real];
     for (const dirent of dirents) {
       const name = dirent.name;
-      if (name === "node_modules") continue;
+      if (NEVER_WALKED.has(name)) continue;
       const path = joinPath(dir.rel, name);
       const hiddenName = isHiddenSegment(name);
-      if (hiddenName && !optIns.match(path)) continue;
+      if (hiddenName && !optIns.match(path)) {
+        // `..data`-style folders are a ConfigMap mount's internals, served through its visible links.
+        if (dirent.isDirectory() && !name.startsWith("..")) findSkillMds(nodePath.join(dir.real, name), path, hiddenSkills);
+        continue;
+      }
       const abs = nodePath.join(dir.real, name);
       const hidden = dir.hidden || hiddenName;
       if (dirent.isDirectory()) {
@@ -114,5 +124,25 @@ export async function walkRoot(rootReal: string, optIns: GlobSet, pacer: Pacer):
       // Sockets, FIFOs and devices are never harvested.
     }
   }
-  return { files, escapes, unreadable };
+  return { files, escapes, unreadable, hiddenSkills };
+}
+
+/** The `SKILL.md` files under a hidden directory the walk does not enter, found by name alone (directory entries,
+ *  no stat, no links followed), so none is left unexplained. Unreadable directories are passed over. */
+function findSkillMds(real: string, rel: string, out: string[]): void {
+  const stack: [string, string][] = [[real, rel]];
+  for (let next = stack.pop(); next !== undefined; next = stack.pop()) {
+    let dirents: Dirent[];
+    try {
+      dirents = fs.readdirSync(next[0], { withFileTypes: true });
+    } catch {
+      continue;
+    }
+    for (const dirent of dirents) {
+      if (NEVER_WALKED.has(dirent.name)) continue;
+      const path = joinPath(next[1], dirent.name);
+      if (dirent.isDirectory()) stack.push([nodePath.join(next[0], dirent.name), path]);
+      else if (dirent.name === "SKILL.md" && dirent.isFile()) out.push(path);
+    }
+  }
 }

@@ -1,6 +1,7 @@
 // §3.6: every citation in a served SKILL.md (found at harvest, harvest/citations.ts), resolved exactly as a client
-// would; those that answer *not found* are dangling. External URLs and in-page anchors are not citations.
-import { FULL_SCOPE, resolve } from "../resolve/index.js";
+// would; those that answer *not found*, and are no directory holding served files, are dangling. External URLs
+// (any scheme) and in-page anchors are not citations.
+import { FULL_SCOPE, readDirectory, resolve } from "../resolve/index.js";
 import { formatSkillMdUri, memoize, PLUGIN_ROOT, SKILL_DIR } from "../address/index.js";
 import type { Shelf, Skill } from "../shelf/index.js";
 import type { HarvestedSkill } from "../harvest/index.js";
@@ -32,6 +33,8 @@ function findDangling(shelf: Shelf): Map<string, Dangling[]> {
       for (const cites of harvested.cites) {
         const target = citationUri(skill, cites);
         if (target === null || resolve(shelf, FULL_SCOPE, target).kind !== "notFound") continue;
+        // `[templates/](templates/)` names a directory: it leads somewhere when the directory holds served files.
+        if (readDirectory(shelf, FULL_SCOPE, target.replace(/\/+$/, "")).kind === "directory") continue;
         const rows = out.get(skill.plugin) ?? [];
         rows.push({ skill: formatSkillMdUri(skill.library, skill.address), cites });
         out.set(skill.plugin, rows);

@@ -27,6 +27,8 @@ interface PluginHealth {
   prompts: number;
   files: number;
   skipped?: { path: string; reason: string }[];
+  /** Served although it bends a rule (naming: lenient). */
+  warnings?: { path: string; reason: string }[];
   dangling?: { skill: string; cites: string }[];
   error?: string;
 }
@@ -78,6 +80,7 @@ export function buildHealth(shelf: Shelf): HealthReport {
       prompts: plugin.parsedPrompts?.length ?? 0,
       files: plugin.libraryFiles.length,
       ...(plugin.skipped.length === 0 ? {} : { skipped: plugin.skipped.map((row) => ({ ...row })) }),
+      ...(plugin.warnings === undefined ? {} : { warnings: plugin.warnings.map((row) => ({ ...row })) }),
       ...(dangling.length === 0 ? {} : { dangling: dangling.map((row) => ({ ...row })) }),
       ...(plugin.error === undefined ? {} : { error: plugin.error }),
     };
@@ -85,7 +88,7 @@ export function buildHealth(shelf: Shelf): HealthReport {
   const fetches: HealthReport["fetches"] = {};
   for (const [key, report] of shelf.fetches) fetches[key] = { ...report };
   return {
-    status: statusOf(countProblems({ libraries, plugins, fetches })),
+    status: statusOf(countProblems({ skills, libraries, plugins, fetches })),
     generation: shelf.generation,
     built: shelf.built,
     skills,
@@ -97,7 +100,7 @@ export function buildHealth(shelf: Shelf): HealthReport {
 }
 
 /** What a report found, counted (docs/operations.md defines the status words these decide). */
-export function countProblems(report: Pick<HealthReport, "libraries" | "plugins" | "fetches">): ProblemCounts {
+export function countProblems(report: Pick<HealthReport, "skills" | "libraries" | "plugins" | "fetches">): ProblemCounts {
   const libraries = Object.values(report.libraries);
   const plugins = Object.values(report.plugins);
   const fetches = Object.values(report.fetches);
@@ -112,10 +115,20 @@ export function countProblems(report: Pick<HealthReport, "libraries" | "plugins"
     staleFetches: fetches.filter((f) => f.status === "stale").length,
     failedFetches: fetches.filter((f) => f.status === "failed").length,
     unwatched: fetches.filter((f) => f.watch === "degraded").length,
+    served: report.skills,
   };
 }
 
 /** Whether `check` should exit 1: any status but ok. */
 export function hasProblems(report: HealthReport): boolean {
   return report.status !== "ok";
+}
+
+function sum<T>(items: readonly T[], count: (item: T) => number | undefined): number {
+  return items.reduce((total, item) => total + (count(item) ?? 0), 0);
+}
+
+/** How many warning rows (served, with a naming rule bent): shown by `check`, never a reason to exit 1. */
+export function countWarnings(report: HealthReport): number {
+  return sum(Object.values(report.plugins), (p) => p.warnings?.length);
 }

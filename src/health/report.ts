@@ -1,13 +1,25 @@
 // `skillshelf check` in words: what would be served, then every problem, one line each.
 import { formatCount } from "../resolve/index.js";
-import { countProblems, type HealthReport } from "./health.js";
+import { countProblems, countWarnings, type HealthReport } from "./health.js";
 import { formatProblemCounts } from "./status.js";
+
+/** `ok` only when nothing at all is wrong (`ok, 2 warnings` when lenient naming bent a rule); otherwise the status
+ *  word and what decided it, counted: `warnings: 2 skipped`, `degraded: 1 fetch failed, 1 warning`. */
+function verdict(report: HealthReport): string {
+  const warnings = countWarnings(report);
+  const warned = warnings === 0 ? "" : `, ${warnings} ${warnings === 1 ? "warning" : "warnings"}`;
+  return report.status === "ok" ? `ok${warned}` : `${report.status}: ${formatProblemCounts(countProblems(report))}${warned}`;
+}
+
+/** One line saying why nothing would be served, and what to do about it. */
+const NO_SKILL =
+  "No skill would be served: no SKILL.md was found where the plugins look, or every one found was skipped (see the rows above). " +
+  "Without a config, every SKILL.md under each directory is found at any depth; with one, check each plugin's skills globs.";
 
 export function formatCheckReport(report: HealthReport): string {
   const libraries = Object.keys(report.libraries).length;
-  const status = report.status === "ok" ? "ok" : `${report.status}: ${formatProblemCounts(countProblems(report))}`;
   const lines: string[] = [
-    `${formatCount(report.skills, "skill")} and ${formatCount(report.prompts, "prompt")} in ${libraries} ${libraries === 1 ? "library" : "libraries"} (${status})`,
+    `${formatCount(report.skills, "skill")} and ${formatCount(report.prompts, "prompt")} in ${libraries} ${libraries === 1 ? "library" : "libraries"} (${verdict(report)})`,
   ];
   for (const [name, library] of Object.entries(report.libraries)) {
     const counts = [
@@ -23,10 +35,12 @@ export function formatCheckReport(report: HealthReport): string {
   for (const [id, plugin] of Object.entries(report.plugins)) {
     if (plugin.error !== undefined) lines.push(`plugin ${id} failed: ${plugin.error}`);
     for (const row of plugin.skipped ?? []) lines.push(`plugin ${id}: skipped ${row.path}: ${row.reason}`);
+    for (const row of plugin.warnings ?? []) lines.push(`plugin ${id}: warning ${row.path}: ${row.reason}`);
     for (const row of plugin.dangling ?? []) lines.push(`plugin ${id}: ${row.skill} cites ${row.cites}, which is not found`);
   }
   for (const [key, fetch] of Object.entries(report.fetches)) {
     if (fetch.status !== "ok") lines.push(`fetch ${key} ${fetch.status}${fetch.error === undefined ? "" : `: ${fetch.error}`}`);
   }
+  if (report.skills === 0) lines.push(NO_SKILL);
   return `${lines.join("\n")}\n`;
 }

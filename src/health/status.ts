@@ -3,7 +3,8 @@
 //
 //   ok        everything the config names is served, current and watched; nothing skipped, conflicting or dangling.
 //   warnings  everything was fetched and is watched, but some content was left out or points nowhere: a skill or
-//             prompt skipped (and why), a plugin dropped from a library by a conflict, a citation not found.
+//             prompt skipped (and why), a plugin dropped from a library by a conflict, a citation not found, or
+//             no skill served at all.
 //   degraded  part of the shelf is not current: a fetch failed or serves a stale copy, a root cannot be watched, a
 //             plugin or a library failed. The rest is served.
 //   failed    the config names plugins and every one of them failed: nothing it names is served.
@@ -23,12 +24,14 @@ export interface ProblemCounts {
   readonly staleFetches: number;
   readonly failedFetches: number;
   readonly unwatched: number;
+  /** Skills served: a shelf that would serve none is never ok. */
+  readonly served: number;
 }
 
 export function statusOf(counts: ProblemCounts): HealthStatus {
   if (counts.plugins > 0 && counts.failedPlugins === counts.plugins) return "failed";
   if (counts.failedPlugins + counts.failedLibraries + counts.staleFetches + counts.failedFetches + counts.unwatched > 0) return "degraded";
-  if (counts.skipped + counts.conflicts + counts.dangling > 0) return "warnings";
+  if (counts.skipped + counts.conflicts + counts.dangling > 0 || counts.served === 0) return "warnings";
   return "ok";
 }
 
@@ -50,8 +53,8 @@ export function formatProblemCounts(counts: ProblemCounts): string {
     [counts.conflicts, "conflict", "conflicts"],
     [counts.dangling, "dangling", "dangling"],
   ];
-  return parts
-    .filter(([count]) => count > 0)
-    .map(([count, one, many]) => `${count} ${count === 1 ? one : many}`)
-    .join(", ");
+  const counted = parts.filter(([count]) => count > 0).map(([count, one, many]) => `${count} ${count === 1 ? one : many}`);
+  // Said only where it adds something: a failed status already means nothing is served.
+  const empty = counts.served === 0 && statusOf(counts) !== "failed" ? ["no skill served"] : [];
+  return [...counted, ...empty].join(", ");
 }

@@ -13,6 +13,16 @@ const SKIPPED_PLUGIN = {
   },
 } as const;
 
+const PATH_ROWS = {
+  type: "array",
+  items: {
+    type: "object",
+    required: ["path", "reason"],
+    additionalProperties: false,
+    properties: { path: { type: "string" }, reason: { type: "string" } },
+  },
+} as const;
+
 export const HEALTH_SCHEMA = {
   type: "object",
   required: ["status", "generation", "built", "skills", "prompts", "libraries", "plugins", "fetches"],
@@ -59,15 +69,8 @@ export const HEALTH_SCHEMA = {
           skills: { type: "integer", minimum: 0 },
           prompts: { type: "integer", minimum: 0 },
           files: { type: "integer", minimum: 0 },
-          skipped: {
-            type: "array",
-            items: {
-              type: "object",
-              required: ["path", "reason"],
-              additionalProperties: false,
-              properties: { path: { type: "string" }, reason: { type: "string" } },
-            },
-          },
+          skipped: PATH_ROWS,
+          warnings: { ...PATH_ROWS, description: "Served although it bends a rule (naming: lenient): the file, the rule, what was done." },
           dangling: {
             type: "array",
             items: {

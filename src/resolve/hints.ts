@@ -2,7 +2,7 @@
 // library view alone, so an out-of-scope directory gets exactly the message a missing address gets.
 import { manifestOf } from "./documents.js";
 import { prefixKeys } from "./lookup.js";
-import { FILES_FILE, formatSkillUri, INDEX_FILE, MANIFEST_FILE, SKILL_FILE } from "../address/index.js";
+import { FILES_FILE, formatSkillUri, INDEX_FILE, MANIFEST_FILE, memoize, SKILL_FILE, skillAddress } from "../address/index.js";
 import type { LibraryView } from "./view.js";
 import type { Answer } from "./types.js";
 
@@ -52,5 +52,25 @@ function formatHint(lib: LibraryView, segments: readonly string[]): string | nul
     break;
   }
   if (isFileDir) return `It is a directory of library files: read ${root(FILES_FILE)}.`;
+  // A skill the harvest skipped, at the address its directory gives: say why, so its author can fix it.
+  const last = segments[segments.length - 1];
+  const skillKey = last === SKILL_FILE || last === MANIFEST_FILE ? (keys[segments.length - 1] as string) : key;
+  const skipped = skippedSkills(lib).get(skillKey);
+  if (skipped !== undefined) return `A skill at this address was skipped: ${skipped}`;
   return null;
 }
+
+/** Address => skip reason, for every skill directory of the view's plugins that was skipped and whose address no
+ *  served skill holds; the first plugin in library order names it. */
+const skippedSkills = memoize((lib: LibraryView): ReadonlyMap<string, string> => {
+  const out = new Map<string, string>();
+  for (const plugin of lib.plugins) {
+    const dirs = new Set(plugin.skillDirs);
+    for (const row of plugin.skipped) {
+      if (row.path === "" || !dirs.has(row.path)) continue;
+      const key = skillAddress(row.path).join("/");
+      if (!lib.skills.has(key) && !out.has(key)) out.set(key, row.reason);
+    }
+  }
+  return out;
+});

@@ -10,7 +10,7 @@ import {
   substitutePlaceholders,
 } from "../address/index.js";
 import type { FetchReport, Library, LibraryConflict, LibraryFile, ServedFile, Shelf, Skill } from "./types.js";
-import type { HarvestedFile, HarvestedPlugin, HarvestedSkill } from "../harvest/index.js";
+import { type HarvestedFile, type HarvestedPlugin, type HarvestedSkill, rewrites, rewriteSkillMd } from "../harvest/index.js";
 
 export interface LibraryPlan {
   readonly name: string;
@@ -109,27 +109,30 @@ class Claims {
 
   constructor(private readonly library: string) {}
 
+  /** Every address of `plugin` that collides with what earlier plugins claimed, named in one message (a plugin
+   *  overlapping another on 8 skills names all 8), or null when none does. */
   findClash(plugin: HarvestedPlugin, stems: readonly string[]): string | null {
+    const clashes: string[] = [];
     for (const stem of stems) {
       const same = this.prompts.get(stem);
-      if (same !== undefined) return this.say(`prompt ${formatPromptName(this.library, stem)} is already served by plugin '${same}'`);
+      if (same !== undefined) clashes.push(`prompt ${formatPromptName(this.library, stem)} is already served by plugin '${same}'`);
     }
     for (const skill of plugin.skills) {
       const address = skill.address.join("/");
       const same = this.skills.get(address) ?? this.files.get(address);
-      if (same !== undefined) return this.say(`${this.uri(address)}/SKILL.md is already served by plugin '${same}'`);
       const inside = this.ancestors.get(address);
-      if (inside !== undefined) return this.say(`${this.uri(address)} would hold addresses plugin '${inside}' serves`);
       const outer = this.owningSkill(address);
-      if (outer !== null) return this.say(`${this.uri(address)} lies inside skill ${this.uri(outer[0])} of plugin '${outer[1]}'`);
+      if (same !== undefined) clashes.push(`${this.uri(address)}/SKILL.md is already served by plugin '${same}'`);
+      else if (inside !== undefined) clashes.push(`${this.uri(address)} would hold addresses plugin '${inside}' serves`);
+      else if (outer !== null) clashes.push(`${this.uri(address)} lies inside skill ${this.uri(outer[0])} of plugin '${outer[1]}'`);
     }
     for (const file of plugin.libraryFiles) {
       const same = this.files.get(file.path) ?? this.skills.get(file.path) ?? this.ancestors.get(file.path);
-      if (same !== undefined) return this.say(`${this.uri(file.path)} is already served by plugin '${same}'`);
       const outer = this.owningSkill(file.path);
-      if (outer !== null) return this.say(`${this.uri(file.path)} lies inside skill ${this.uri(outer[0])} of plugin '${outer[1]}'`);
+      if (same !== undefined) clashes.push(`${this.uri(file.path)} is already served by plugin '${same}'`);
+      else if (outer !== null) clashes.push(`${this.uri(file.path)} lies inside skill ${this.uri(outer[0])} of plugin '${outer[1]}'`);
     }
-    return null;
+    return clashes.length === 0 ? null : this.say(clashes.join("; "));
   }
 
   claim(plugin: HarvestedPlugin, stems: readonly string[]): void {
@@ -192,10 +195,19 @@ const ENCODER = new TextEncoder();
  *  substituted one carries its bytes; the rest are served from disk like any file. */
 function serveSkillMd(skill: HarvestedSkill, libraryUri: string, skillUri: string): ServedFile {
   const base = { ...serveFile(skill.skillMd), mimeType: "text/markdown" };
-  const raw = skill.skillMd.bytes;
-  if (!skill.placeholders || raw === undefined) return base;
-  const body = substitutePlaceholders(UTF8.decode(raw.subarray(skill.bodyOffset)), libraryUri, skillUri);
-  const served = concat(raw.subarray(0, skill.bodyOffset), ENCODER.encode(body));
+  let raw = skill.skillMd.bytes;
+  const values = rewrites(skill);
+  const rewritten = Object.keys(values).length > 0;
+  if ((!skill.placeholders && !rewritten) || raw === undefined) return base;
+  let bodyOffset = skill.bodyOffset;
+  if (rewritten) {
+    // Lenient naming: only those values differ from the file (harvest checked that they can be replaced).
+    const served = rewriteSkillMd(raw, bodyOffset, values);
+    if (served !== undefined) ({ bytes: raw, bodyOffset } = served);
+  }
+  if (!skill.placeholders) return { ...base, bytes: raw, size: raw.byteLength, digest: digestBytes(raw) };
+  const body = substitutePlaceholders(UTF8.decode(raw.subarray(bodyOffset)), libraryUri, skillUri);
+  const served = concat(raw.subarray(0, bodyOffset), ENCODER.encode(body));
   return { ...base, bytes: served, size: served.byteLength, digest: digestBytes(served) };
 }
 
@@ -231,7 +243,10 @@ function buildPluginSkills(library: string, plugin: HarvestedPlugin): Skill[] {
       address: skill.address,
       name: skill.name,
       description: skill.description,
-      frontmatter: skill.frontmatter,
+      frontmatter:
+        skill.servedName === undefined && skill.servedDescription === undefined
+          ? skill.frontmatter
+          : { ...skill.frontmatter, ...rewrites(skill) },
       dir: skill.dir,
       files,
       paths,

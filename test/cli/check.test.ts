@@ -26,6 +26,9 @@ beforeAll(() => {
   write("clean/skillshelf.yaml", "plugins:\n  - name: kit\n    source: ./kit\nlibraries:\n  - name: kit\n    plugins: [kit]\n");
   write("dangling/kit/skills/hello/SKILL.md", skillMd("hello", "Read [the notes](references/missing.md).\n"));
   write("dangling/skillshelf.yaml", "plugins:\n  - name: kit\n    source: ./kit\nlibraries:\n  - name: kit\n    plugins: [kit]\n");
+  write("mine/my-skills/pdf-tools/SKILL.md", skillMd("pdf-tools"));
+  write("mine/my-skills/team/review/SKILL.md", skillMd("review"));
+  write("mine/empty/README.md", "# Nothing here\n");
   write("bad/bad.yaml", "plugins:\n  - name: Bad Name\n    source: ./x\n    bogus: 1\nlibraries:\n  - name: x\n    plugins: [nobody]\n");
 });
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -43,6 +46,25 @@ describe("skillshelf check", () => {
     const result = await runCli(["check", "kit"], { cwd: path.join(root, "clean") });
     expect(result.code).toBe(0);
     expect(result.stdout.split("\n")[0]).toBe("1 skill and 0 prompts in 1 library (ok)");
+  });
+
+  it("serves a folder of skills with no config, flat or grouped", async () => {
+    const result = await runCli(["check", "my-skills"], { cwd: path.join(root, "mine") });
+    expect(result.code).toBe(0);
+    expect(result.stdout).toBe(
+      "2 skills and 0 prompts in 1 library (ok)\n  skill://my-skills: 2 skills, 0 prompts, 0 library files (plugins: my-skills)\n",
+    );
+  });
+
+  it("exits 1 and says why when nothing would be served", async () => {
+    const result = await runCli(["check", "empty"], { cwd: path.join(root, "mine") });
+    expect(result.code).toBe(1);
+    expect(result.stdout).toBe(
+      "0 skills and 0 prompts in 1 library (warnings: no skill served)\n" +
+        "  skill://empty: 0 skills, 0 prompts, 0 library files (plugins: empty)\n" +
+        "No skill would be served: no SKILL.md was found where the plugins look, or every one found was skipped (see the rows above). " +
+        "Without a config, every SKILL.md under each directory is found at any depth; with one, check each plugin's skills globs.\n",
+    );
   });
 
   it("exits 1 on the example shelf, which skips one skill on purpose, and names the skip", async () => {

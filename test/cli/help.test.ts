@@ -39,6 +39,7 @@ describe("help", () => {
       "serve",
       [
         "--config",
+        "--naming",
         "--transport",
         "--host",
         "--port",
@@ -55,7 +56,7 @@ describe("help", () => {
         "--help",
       ],
     ],
-    ["check", ["--config", "--json", "--cache-dir", "--help"]],
+    ["check", ["--config", "--naming", "--json", "--cache-dir", "--help"]],
     ["schema", ["--help"]],
     ["help", ["--help"]],
   ])("`%s --help` and `help %s` print every flag and the exit codes on stdout", async (command, flags) => {

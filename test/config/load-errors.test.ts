@@ -68,7 +68,7 @@ const rows: Row[] = [
       {
         path: "/plugins/0/skill",
         line: 4,
-        rule: "unknown key 'skill'; the keys here are: name, source, description, category, tags, keywords, version, skills, prompts, files, dialect, watch",
+        rule: "unknown key 'skill'; the keys here are: name, source, description, category, tags, keywords, version, skills, prompts, files, dialect, watch, naming",
       },
     ],
   },

@@ -27,8 +27,10 @@ test("each directory is one library with one convention plugin of the same name"
     description: "",
     tags: [],
     keywords: [],
+    skills: ["**/SKILL.md", "**/skills/.*/**/SKILL.md"],
     dialect: "auto",
     watch: true,
+    naming: "lenient",
   });
   const expected: Config = {
     file: null,

@@ -78,6 +78,7 @@ describe("the Dockerfile", () => {
       SKILLSHELF_CONFIG: "/etc/skillshelf/config.yaml",
       SKILLSHELF_CACHE_DIR: "/var/cache/skillshelf",
       SKILLSHELF_HOST: "0.0.0.0",
+      SKILLSHELF_ALLOW_ANY_HOST: "true",
       SKILLSHELF_PORT: "8000",
     });
     expect(only(RUNTIME, "VOLUME").getArgumentsContent()).toBe('["/var/cache/skillshelf"]');

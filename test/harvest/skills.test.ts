@@ -90,6 +90,12 @@ describe("skills by convention, with adversarial names", () => {
   test("each skip has its exact row, sorted by path", async () => {
     const plugin = await harvest(makeTree(tree));
     expect(plugin.skipped).toEqual([
+      // Never silent: a SKILL.md in a hidden folder the globs do not spell out is named, with the glob that serves it.
+      {
+        path: "skills/.hidden",
+        reason:
+          'The skill is in a hidden folder, which is never served unless a skills glob spells it out: add "skills/.hidden" to the plugin\'s skills (in a config file) to serve it.',
+      },
       { path: "skills/lower", reason: "The skill file is named skill.md, but the name is case-sensitive: it must be SKILL.md." },
       { path: "skills/mismatch", reason: `The name "other" differs from its directory name "mismatch".` },
       { path: "skills/nofm", reason: "SKILL.md has no frontmatter: it must start with a '---' line and close it with another '---' line." },

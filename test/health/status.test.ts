@@ -18,6 +18,7 @@ const NONE = {
   staleFetches: 0,
   failedFetches: 0,
   unwatched: 0,
+  served: 3,
 };
 
 describe("statusOf", () => {
@@ -33,6 +34,7 @@ describe("statusOf", () => {
     [{ failedPlugins: 1 }, "degraded"],
     [{ failedPlugins: 2, failedFetches: 2 }, "failed"],
     [{ plugins: 0 }, "ok"],
+    [{ served: 0 }, "warnings"],
   ])("%j is %s", (counts, status) => {
     expect(statusOf({ ...NONE, ...counts })).toBe(status);
   });

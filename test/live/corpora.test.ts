@@ -133,13 +133,18 @@ describe.skipIf(!present)("wshobson-agents through git+file", () => {
 });
 
 describe.skipIf(!present)("the same corpora zero-config, straight from their directories", () => {
-  test("served through their marketplace files, with the same counts", () => {
-    expect(direct.skills).toBe(git_.skills);
-    expect(direct.prompts).toBe(git_.prompts);
-    expect([direct.skills, direct.prompts]).toEqual([289, 79]);
-    expect(direct.libraries["k-dense-scientific"]).toMatchObject({ plugins: ["scientific-skills@k-dense-scientific"], skills: 128 });
+  test("served through their marketplace files: what the config serves, and what lenient naming adds", () => {
+    // Zero-config names are lenient: the two skills strict naming skips are served with a warning each.
+    expect([git_.skills, git_.prompts]).toEqual([289, 79]);
+    expect([direct.skills, direct.prompts]).toEqual([291, 79]);
+    const warned = Object.entries(direct.plugins).flatMap(([id, plugin]) => (plugin.warnings ?? []).map((row) => `${id} ${row.path}`));
+    expect(warned).toEqual([
+      "scientific-skills@k-dense-scientific scientific-skills/database-lookup/SKILL.md",
+      "database-design@wshobson-agents skills/postgresql/SKILL.md",
+    ]);
+    expect(direct.libraries["k-dense-scientific"]).toMatchObject({ plugins: ["scientific-skills@k-dense-scientific"], skills: 129 });
     expect(direct.libraries["wshobson-agents"]).toMatchObject({
-      skills: 161,
+      skills: 162,
       prompts: 79,
       skipped: [
         { plugin: "pensyve@wshobson-agents", reason: "Its repository is on https://github.com, which no declared git source serves." },

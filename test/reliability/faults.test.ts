@@ -161,15 +161,17 @@ describe("faults", () => {
     expect(await exited).toEqual({ code: 0, signal: null });
   });
 
-  it("serves with a cache directory it cannot write, and says so once in the log", async () => {
+  it("serves with a default cache directory it cannot write, and says so once in the log", async () => {
     const dir = tempDir();
     const shelf = writeShelf(dir);
-    // A path through a regular file cannot be created by anyone, root included (chmod does not stop root).
+    // A path through a regular file cannot be created by anyone, root included (chmod does not stop root). The
+    // default cache directory lies under it; an explicit --cache-dir that cannot be written is refused instead.
     writeFileSync(path.join(dir, "not-a-dir"), "");
-    const server = await start(dir, shelf.config, ["--cache-dir", path.join(dir, "not-a-dir", "cache")]);
+    const server = await startHttpServer(["--config", shelf.config], { env: { XDG_CACHE_HOME: path.join(dir, "not-a-dir") } });
+    servers.push(server);
     expect((await read(server, "skill://lib/alpha/SKILL.md")).text).toBe(skillMd("alpha"));
     expect(await reindex(server)).toBe(200);
-    while (!server.stderr().includes("harvest record not written")) await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(server.stderr().split("cache directory not writable").length - 1).toBe(1);
     const health = (await send(server.origin, { path: "/health" })).text;
     expect(health).not.toContain("not-a-dir");
     expect(server.stderr()).not.toMatch(/^\s+at /m);

@@ -126,6 +126,29 @@ describe("conflicts between plugins of one library (§3.7)", () => {
   });
 });
 
+test("every colliding address of a dropped plugin is named, not only the first", async () => {
+  const first = await plugin("first-many", {
+    "skills/a/SKILL.md": skillMd("a"),
+    "skills/b/SKILL.md": skillMd("b"),
+    "commands/review.md": "---\ndescription: Review\n---\nReview.\n",
+  });
+  const second = await plugin("second-many", {
+    "skills/a/SKILL.md": skillMd("a"),
+    "skills/b/SKILL.md": skillMd("b"),
+    "skills/unique/SKILL.md": skillMd("unique"),
+    "commands/review.md": "---\ndescription: Again\n---\nAgain.\n",
+  });
+  const shelf = build([first, second], [{ name: "lib", description: "", plugins: [first.id, second.id] }]);
+  expect(shelf.libraries.get("lib")?.conflicts).toEqual([
+    {
+      plugin: "second-many",
+      message:
+        "dropped from library 'lib': prompt lib_review is already served by plugin 'first-many'; " +
+        "skill://lib/a/SKILL.md is already served by plugin 'first-many'; skill://lib/b/SKILL.md is already served by plugin 'first-many'",
+    },
+  ]);
+});
+
 describe("per-library SKILL.md substitution (§2.3)", () => {
   test("placeholders in the body become the library's addresses; the frontmatter is verbatim; digests follow the bytes", async () => {
     const body = "Read ${CLAUDE_PLUGIN_ROOT}/shared/a.md and ${CLAUDE_SKILL_DIR}/ref.md.\n";
