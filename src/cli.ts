@@ -13,52 +13,19 @@ import {
   loadConfig,
   type Naming,
 } from "./config/index.js";
-import { ConfigReloads, ContentCache, ReloadableShelf, ShelfReader, ShelfService } from "./live/index.js";
-import { createLogger, LOG_LEVELS, type LogFormat, type Logger, type LogLevel, VERSION } from "./address/index.js";
+import { ConfigReloads, ContentCache, ReloadableShelf, type ShelfHolder, ShelfLog, ShelfReader, ShelfService } from "./live/index.js";
+import { createLogger, type Logger, type LogLevel, VERSION } from "./address/index.js";
 import type { Client } from "./http/index.js";
-import { buildMcpServer, DEFAULT_VIEW, type RequestView, SessionRegistry } from "./mcp/index.js";
+import { buildMcpServer, DEFAULT_VIEW, type RequestView, type ServerDeps, SessionRegistry } from "./mcp/index.js";
 import { compileScope, scopeOn } from "./resolve/index.js";
-import { buildHealth, formatCheckReport, hasProblems, healthChanges, type HealthReport } from "./health/index.js";
+import { buildHealth, formatCheckReport, hasProblems } from "./health/index.js";
 import { cacheDirProblem, defaultCacheDir } from "./sources/index.js";
+import { listSetting, readServeSettings, setting as settingOf, sourceOf, UsageError, type Values } from "./settings.js";
 import { type CommandSpec, commandNamed, EXIT_CODES, formatCommandHelp, formatOverview, formatUsageHint, parseOptionsOf } from "./usage.js";
 
-/** A bad command, flag, environment value or config: every problem found, one per line. */
-class UsageError extends Error {
-  constructor(
-    readonly problems: readonly string[],
-    readonly command?: CommandSpec,
-  ) {
-    super(problems.join("\n"));
-  }
-}
-
-type Values = Record<string, string | boolean | string[] | undefined>;
-
-/** What the operator set: the flag, else its environment variable (empty counts as unset). */
+/** What the operator set for `name`: the flag, else its environment variable. */
 function setting(command: CommandSpec, values: Values, name: string): string | undefined {
-  const flag = values[name];
-  if (typeof flag === "string") return flag;
-  const env = command.flags.find((spec) => spec.name === name)?.env;
-  const fromEnv = env === undefined ? undefined : process.env[env];
-  return fromEnv === undefined || fromEnv === "" ? undefined : fromEnv;
-}
-
-/** A repeatable flag, else its environment variable as a comma-separated list. */
-function listSetting(command: CommandSpec, values: Values, name: string): string[] {
-  const flag = values[name];
-  if (Array.isArray(flag)) return flag;
-  const env = command.flags.find((spec) => spec.name === name)?.env;
-  const fromEnv = env === undefined ? undefined : process.env[env];
-  return (fromEnv ?? "")
-    .split(",")
-    .map((item) => item.trim())
-    .filter((item) => item !== "");
-}
-
-/** Where a bad value came from, as the operator wrote it: `--port`, or `SKILLSHELF_PORT` when no flag was given. */
-function sourceOf(command: CommandSpec, values: Values, name: string): string {
-  const env = command.flags.find((spec) => spec.name === name)?.env;
-  return values[name] !== undefined || env === undefined ? `--${name}` : env;
+  return settingOf(command, values, name, process.env);
 }
 
 async function readConfig(command: CommandSpec, values: Values, dirs: readonly string[]): Promise<Config> {
@@ -119,78 +86,8 @@ async function runCheck(command: CommandSpec, values: Values, dirs: readonly str
   return hasProblems(report) ? EXIT_CODES.problems : EXIT_CODES.ok;
 }
 
-/** Everything `serve` is told by flags and the environment, each value checked before anything is harvested. */
-interface ServeSettings {
-  readonly transport: "http" | "stdio";
-  readonly host: string;
-  readonly port: number;
-  readonly drainMs: number;
-  readonly logLevel: LogLevel;
-  readonly logFormat: LogFormat;
-  readonly allowedHosts: readonly string[];
-  readonly allowedOrigins: readonly string[];
-  readonly allowAnyHost: boolean;
-  readonly cacheDir: string;
-}
-
-/** Reads and checks every setting of `serve`; a UsageError names every bad one at once. */
-function readServeSettings(command: CommandSpec, values: Values): ServeSettings {
-  const problems: string[] = [];
-  const pick = <T extends string>(name: string, fallback: T, allowed: readonly T[]): T => {
-    const raw = setting(command, values, name) ?? fallback;
-    if ((allowed as readonly string[]).includes(raw)) return raw as T;
-    problems.push(`${sourceOf(command, values, name)} must be one of ${allowed.join(", ")} (got '${raw}')`);
-    return fallback;
-  };
-  const transport = pick("transport", "http", ["http", "stdio"] as const);
-  const logLevel = pick<LogLevel>("log-level", "info", LOG_LEVELS);
-  const logFormat = pick<LogFormat>("log-format", "text", ["text", "json"]);
-  const rawPort = setting(command, values, "port") ?? "8000";
-  const port = Number(rawPort);
-  if (!/^\d+$/.test(rawPort) || port > 65535) {
-    problems.push(`${sourceOf(command, values, "port")} must be a number from 0 to 65535 (got '${rawPort}')`);
-  }
-  const rawDrain = setting(command, values, "drain-seconds") ?? "5";
-  const drain = Number(rawDrain);
-  if (!/^\d+(\.\d+)?$/.test(rawDrain) || drain > 3600) {
-    problems.push(`${sourceOf(command, values, "drain-seconds")} must be a number of seconds from 0 to 3600 (got '${rawDrain}')`);
-  }
-  const host = setting(command, values, "host") ?? "127.0.0.1";
-  if (host.trim() === "" || /[/\s]/.test(host)) {
-    problems.push(`${sourceOf(command, values, "host")} must be an address or a host name, without scheme or path (got '${host}')`);
-  }
-  const allowedHosts = listSetting(command, values, "allowed-hosts");
-  for (const name of allowedHosts) {
-    // The Host check compares names without the port: `tools.example:8443` or `https://…` would never match.
-    if (!/^(\[[0-9a-f:.]+\]|[^\s/:[\]]+)$/i.test(name)) {
-      problems.push(
-        `${sourceOf(command, values, "allowed-hosts")} takes a host name without scheme or port, e.g. tools.example (got '${name}')`,
-      );
-    }
-  }
-  const allowedOrigins = listSetting(command, values, "allowed-origins");
-  const anyHost = values["allow-any-host"] === true ? "true" : (setting(command, values, "allow-any-host") ?? "false");
-  if (!["true", "false", "1", "0"].includes(anyHost)) {
-    problems.push(`SKILLSHELF_ALLOW_ANY_HOST must be true or false (got '${anyHost}')`);
-  }
-  const allowAnyHost = anyHost === "true" || anyHost === "1";
-  if (transport === "stdio") {
-    for (const name of ["host", "port", "allowed-hosts", "allowed-origins", "allow-any-host", "drain-seconds"]) {
-      if (values[name] !== undefined) problems.push(`--${name} applies to --transport http only`);
-    }
-  } else {
-    for (const name of ["library", "categories", "tags"]) {
-      if (values[name] !== undefined)
-        problems.push(`--${name} applies to --transport stdio only; over HTTP a client's scope is its ceiling`);
-    }
-  }
-  const cacheDir = setting(command, values, "cache-dir") ?? defaultCacheDir(process.env, os.homedir());
-  if (problems.length > 0) throw new UsageError(problems, command);
-  return { transport, host, port, drainMs: drain * 1000, logLevel, logFormat, allowedHosts, allowedOrigins, allowAnyHost, cacheDir };
-}
-
 async function runServe(command: CommandSpec, values: Values, dirs: readonly string[]): Promise<number> {
-  const settings = readServeSettings(command, values);
+  const settings = readServeSettings(command, values, process.env, os.homedir());
   const { transport, host, port } = settings;
   const log = createLogger(
     (line) => process.stderr.write(`${line}\n`),
@@ -214,16 +111,10 @@ async function runServe(command: CommandSpec, values: Values, dirs: readonly str
   }
   const cacheDir = await usableCacheDir(command, values, settings.cacheDir, (message, fields) => log.log("warn", message, fields));
   const metrics = face === undefined ? undefined : new face.ServerMetrics((record) => log.log("debug", "request", { ...record }));
-  let report: HealthReport | undefined;
+  const shelfLog = new ShelfLog(log, () => live.holder.current);
   const onRebuilt = (seconds: number, swapped: boolean): void => {
     metrics?.observeRebuild(seconds, swapped);
-    const shelf = live.service.current;
-    const counts = report === undefined ? {} : { skills: report.skills, prompts: report.prompts, status: report.status };
-    log.log(swapped ? "info" : "debug", swapped ? "shelf rebuilt" : "rebuild changed nothing", {
-      generation: shelf.generation,
-      ...counts,
-      seconds: Math.round(seconds * 1000) / 1000,
-    });
+    shelfLog.rebuilt(seconds, swapped);
   };
   // A restart serves the recorded local harvests at once; the live shelf verifies them against the disk next.
   const live = await ReloadableShelf.start(
@@ -243,18 +134,7 @@ async function runServe(command: CommandSpec, values: Values, dirs: readonly str
   const reloads = new ConfigReloads(config, () => readConfig(command, values, dirs), live, log);
   const onHangup = (): void => void reloads.reload("SIGHUP");
   process.on("SIGHUP", onHangup);
-  const shelf = service.current;
-  // Counted here, not through buildHealth: that would run the citation audit before the first request.
-  const skills = [...shelf.libraries.values()].reduce((sum, library) => sum + library.skills.size, 0);
-  log.log("info", "shelf built", { generation: shelf.generation, libraries: shelf.libraries.size, skills });
-  // Every problem of the first shelf is logged once it is served (the citation audit waits until then), then only
-  // what changes: a skill skipped or back, a conflict, a dangling citation, a plugin failed or recovered.
-  const logChanges = (next: HealthReport): void => {
-    for (const change of healthChanges(report, next)) log.log(change.level, change.message, change.fields);
-    report = next;
-  };
-  setImmediate(() => logChanges(buildHealth(service.current)));
-  service.holder.onSwap((next) => logChanges(buildHealth(next)));
+  shelfLog.follow(live.holder);
   const contents = new ContentCache();
   const deps = {
     shelf: new ShelfReader(service.holder, contents),
@@ -263,46 +143,12 @@ async function runServe(command: CommandSpec, values: Values, dirs: readonly str
     onWarning: (path: string, message: string) => log.log("warn", message, { path }),
   };
 
-  if (transport === "stdio") {
-    // Over stdio there is no token: the flags set the ceiling, refused at startup like a bad argument.
-    const ceiling = {
-      ...(typeof values["library"] === "string" ? { library: values["library"] } : {}),
-      categories: listSetting(command, values, "categories"),
-      tags: listSetting(command, values, "tags"),
-    };
-    // Refused at startup against the first shelf; each connection then compiles it against the shelf it reads.
-    const compiled = compileScope(service.current, null, ceiling);
-    if (!compiled.ok) throw new UsageError([compiled.message], command);
-    const view: RequestView = { ...DEFAULT_VIEW, scopeOn: scopeOn(null, ceiling), personal: compiled.scope.key !== "*" };
-    const sessions = new SessionRegistry();
-    service.holder.onSwap((next, previous) => void sessions.announce(previous, next));
-    const handle = serveStdio(
-      (ctx) => {
-        const subscriptions = new Set<string>();
-        const mcp = buildMcpServer(deps, view, ctx.era, subscriptions);
-        sessions.add({ mcp, view, subscriptions });
-        return mcp;
-      },
-      { onerror: (error) => logError(log, error) },
-    );
-    // Signals are handled before the startup line: a supervisor may signal the moment it sees it.
-    const stopped = new Promise<number>((resolve) => {
-      const stop = (): void =>
-        void handle
-          .close()
-          .then(() => {
-            process.off("SIGHUP", onHangup);
-            reloads.stop();
-          })
-          .then(() => live.close())
-          .then(() => resolve(EXIT_CODES.ok));
-      process.once("SIGTERM", stop);
-      process.once("SIGINT", stop);
-      process.stdin.once("end", stop);
-    });
-    log.log("info", "serving over stdio");
-    return stopped;
-  }
+  const close = async (): Promise<void> => {
+    process.off("SIGHUP", onHangup);
+    reloads.stop();
+    await live.close();
+  };
+  if (transport === "stdio") return serveOverStdio(command, values, deps, live.holder, close, log);
 
   const { serveHttp, isLoopback } = face ?? (await import("./http/index.js"));
   const serving = await serveHttp(service.holder, deps, {
@@ -329,23 +175,62 @@ async function runServe(command: CommandSpec, values: Values, dirs: readonly str
     onError: (error) => logError(log, error),
     onRefused: (reason, fields) => log.log("warn", `request refused: ${reason}`, fields),
   }).catch(async (error: unknown) => {
-    reloads.stop();
-    await live.close();
+    await close();
     throw error;
   });
   // Signals are handled before the startup line: a supervisor may signal the moment it sees it.
-  const stopped = serving.closed.then(async () => {
-    process.off("SIGHUP", onHangup);
-    reloads.stop();
-    await live.close();
-    return EXIT_CODES.ok;
-  });
+  const stopped = serving.closed.then(close).then(() => EXIT_CODES.ok);
   process.on("SIGTERM", () => serving.stop());
   process.on("SIGINT", () => serving.stop());
   if (settings.allowAnyHost && settings.allowedHosts.length === 0 && !isLoopback(host)) {
     log.log("warn", "any Host header is accepted (--allow-any-host): put the server behind a proxy that checks it");
   }
   log.log("info", `listening on ${serving.url}`);
+  return stopped;
+}
+
+/** Over stdio there is no token: the flags set the ceiling, refused at startup like a bad argument. Resolves with the
+ *  exit code once the client hangs up or a signal asks. */
+async function serveOverStdio(
+  command: CommandSpec,
+  values: Values,
+  deps: ServerDeps,
+  holder: ShelfHolder,
+  close: () => Promise<void>,
+  log: Logger,
+): Promise<number> {
+  const ceiling = {
+    ...(typeof values["library"] === "string" ? { library: values["library"] } : {}),
+    categories: listSetting(command, values, "categories", process.env),
+    tags: listSetting(command, values, "tags", process.env),
+  };
+  // Refused at startup against the first shelf; each connection then compiles it against the shelf it reads.
+  const compiled = compileScope(holder.current, null, ceiling);
+  if (!compiled.ok) throw new UsageError([compiled.message], command);
+  const view: RequestView = { ...DEFAULT_VIEW, scopeOn: scopeOn(null, ceiling), personal: compiled.scope.key !== "*" };
+  const sessions = new SessionRegistry();
+  holder.onSwap((next, previous) => void sessions.announce(previous, next));
+  const handle = serveStdio(
+    (ctx) => {
+      const subscriptions = new Set<string>();
+      const mcp = buildMcpServer(deps, view, ctx.era, subscriptions);
+      sessions.add({ mcp, view, subscriptions });
+      return mcp;
+    },
+    { onerror: (error) => logError(log, error) },
+  );
+  // Signals are handled before the startup line: a supervisor may signal the moment it sees it.
+  const stopped = new Promise<number>((resolve) => {
+    const stop = (): void =>
+      void handle
+        .close()
+        .then(close)
+        .then(() => resolve(EXIT_CODES.ok));
+    process.once("SIGTERM", stop);
+    process.once("SIGINT", stop);
+    process.stdin.once("end", stop);
+  });
+  log.log("info", "serving over stdio");
   return stopped;
 }
 

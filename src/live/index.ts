@@ -5,3 +5,4 @@ export { startLiveShelf } from "./live-shelf.js";
 export { ConfigReloads, ReloadableShelf } from "./reloadable.js";
 export { ShelfReader } from "./reader.js";
 export { type RefusedCredential, ShelfService } from "./shelf-service.js";
+export { ShelfLog } from "./shelf-log.js";
