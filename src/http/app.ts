@@ -53,14 +53,27 @@ export interface HttpApp {
 }
 
 export function createHttpApp(holder: ShelfHolder, deps: ServerDeps, options: HttpOptions): HttpApp {
+  const app = createGuardedApp(options);
+  const onRefused = options.onRefused ?? (() => undefined);
+  app.use(authenticate(options.access));
+  app.use(limitNesting(MAX_JSON_DEPTH, onRefused));
+  const { mcp, inFlight } = routeMcp(app, holder, deps, options);
+  routeOperator(app, holder, deps, options);
+  // Everything else, and every error (body-parser's included), answers JSON-RPC-shaped JSON, never an HTML page.
+  app.use(answerNotFound(onRefused));
+  app.use(answerErrors(options.bodyLimit ?? DEFAULT_BODY_LIMIT, onRefused, options.onError));
+  const readiness = new Readiness();
+  return { app: withProbes(app, readiness, options.metrics?.track), mcp, inFlight, readiness };
+}
+
+/** The express app with the SDK's Host and Origin checks, our Origin check on every state change, a body limit. */
+function createGuardedApp(options: HttpOptions): Express {
   const local = LOCAL_HOSTS.has(options.host);
+  const localNames = local ? ["localhost", "127.0.0.1", "[::1]"] : [];
   const origins = options.allowedOrigins?.map(formatOriginName);
   // Bound to localhost: localhost names plus whatever the operator adds. Bound elsewhere: only what the operator names.
-  const allowedHosts =
-    options.allowedHosts && options.allowedHosts.length > 0
-      ? [...(local ? ["localhost", "127.0.0.1", "[::1]"] : []), ...options.allowedHosts]
-      : undefined;
-  const allowedOrigins = origins && origins.length > 0 ? [...(local ? ["localhost", "127.0.0.1", "[::1]"] : []), ...origins] : undefined;
+  const allowedHosts = options.allowedHosts && options.allowedHosts.length > 0 ? [...localNames, ...options.allowedHosts] : undefined;
+  const allowedOrigins = origins && origins.length > 0 ? [...localNames, ...origins] : undefined;
   const app = createMcpExpressApp({
     // The SDK writes a console warning for 0.0.0.0 or :: without allowedHosts; --allow-any-host is that choice
     // made on purpose, and the CLI logs it once through its own logger.
@@ -70,19 +83,16 @@ export function createHttpApp(holder: ShelfHolder, deps: ServerDeps, options: Ht
     jsonLimit: options.bodyLimit ?? DEFAULT_BODY_LIMIT,
   });
   app.disable("x-powered-by");
-  app.use(guardStateChanges(allowedOrigins ?? (local ? ["localhost", "127.0.0.1", "[::1]"] : [])));
+  app.use(guardStateChanges(allowedOrigins ?? localNames));
+  return app;
+}
 
-  app.use(authenticate(options.access));
-  const onRefused = options.onRefused ?? (() => undefined);
-  app.use(limitNesting(MAX_JSON_DEPTH, onRefused));
-  const admin = requireAdmin(options.access);
-
+/** POST /mcp (both eras): the request's scope is refused or compiled here and rides to the server factory. */
+function routeMcp(app: Express, holder: ShelfHolder, deps: ServerDeps, options: HttpOptions): { mcp: McpHttpHandler; inFlight: InFlight } {
   // The view was compiled by the route below and rides in the SDK's auth pass-through to the factory.
   const mcp = createMcpHandler(
     (ctx) => buildMcpServer(deps, (ctx.authInfo?.extra?.["view"] as RequestView | undefined) ?? DEFAULT_VIEW, ctx.era),
-    {
-      onerror: options.onError,
-    },
+    { onerror: options.onError },
   );
   const handleMcp = toNodeHandler(mcp, { onerror: options.onError });
   const inFlight = new InFlight();
@@ -109,7 +119,12 @@ export function createHttpApp(holder: ShelfHolder, deps: ServerDeps, options: Ht
     (req as Request & { auth?: unknown }).auth = formatAuthInfo(caller, { view });
     void handleMcp(req, res, req.body);
   });
+  return { mcp, inFlight };
+}
 
+/** The operator's routes: /health, /reindex, /metrics, /openapi.yaml and the page. */
+function routeOperator(app: Express, holder: ShelfHolder, deps: ServerDeps, options: HttpOptions): void {
+  const admin = requireAdmin(options.access);
   app.get("/health", admin, (_req, res) => {
     const report = buildHealth(holder.current);
     const configErrors = options.configErrors?.() ?? [];
@@ -131,12 +146,6 @@ export function createHttpApp(holder: ShelfHolder, deps: ServerDeps, options: Ht
   app.get("/", admin, (_req, res) => {
     res.type("text/html").send(renderShelfPage(holder.current, buildHealth(holder.current)));
   });
-
-  // Everything else, and every error (body-parser's included), answers JSON-RPC-shaped JSON, never an HTML page.
-  app.use(answerNotFound(onRefused));
-  app.use(answerErrors(options.bodyLimit ?? DEFAULT_BODY_LIMIT, onRefused, options.onError));
-  const readiness = new Readiness();
-  return { app: withProbes(app, readiness, options.metrics?.track), mcp, inFlight, readiness };
 }
 
 function isListenRequest(body: unknown): boolean {
