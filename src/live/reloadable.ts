@@ -10,6 +10,9 @@ import { type LiveShelf, startLiveShelf } from "./live-shelf.js";
 import type { ShelfService, ShelfServiceOptions } from "./shelf-service.js";
 
 export class ReloadableShelf {
+  /** The shelves a reload replaced, being closed one after another. */
+  private retiring: Promise<void> = Promise.resolve();
+
   private constructor(
     private live: LiveShelf,
     private readonly now: () => Date,
@@ -32,21 +35,23 @@ export class ReloadableShelf {
     return this.live.service.holder;
   }
 
-  /** Serve `config` from now on. Until the new shelf is built, the current one serves. */
+  /** Serve `config` from now on: resolves once the new shelf serves. Until then the current one serves; it is closed
+   *  (its watches, timers and pending writes) after, and `close()` waits for that. */
   async reload(config: Config): Promise<void> {
     const previous = this.live;
     const next = await startLiveShelf(config, this.now, { ...this.options, holder: previous.service.holder });
     if (this.timers) next.service.startRefreshTimers();
     this.live = next;
-    await previous.close();
+    this.retiring = this.retiring.then(() => previous.close());
   }
 
   reindex(): Promise<string[]> {
     return this.live.reindex();
   }
 
-  close(): Promise<void> {
-    return this.live.close();
+  async close(): Promise<void> {
+    await this.retiring;
+    await this.live.close();
   }
 }
 

@@ -48,7 +48,7 @@ describe("reading the config again while serving", () => {
       server.child.kill("SIGHUP");
       await until(async () => (await libraries(server)).length === 2);
       expect(await libraries(server)).toEqual(["one", "two"]);
-      expect(server.stderr()).toMatch(/info config reloaded/);
+      await until(async () => /info config reloaded/.test(server.stderr()));
 
       // A broken config: the shelf keeps serving, the error is on /health with its line and JSON path.
       write("config/skillshelf.yaml", `${TWO}  - {name: three}\n`);
@@ -62,7 +62,7 @@ describe("reading the config again while serving", () => {
       expect(health.config?.errors).toEqual([
         expect.objectContaining({ path: "/libraries/2", line: 7, rule: expect.stringContaining("a library needs at least one of") }),
       ]);
-      expect(server.stderr()).toMatch(/error config not reloaded: the current shelf keeps serving/);
+      await until(async () => /error config not reloaded: the current shelf keeps serving/.test(server.stderr()));
 
       // Mended and edited in place: the file's own watch reloads it, and the error is gone.
       write("config/skillshelf.yaml", ONE);
