@@ -1,9 +1,13 @@
 // The fuzz suite's judge: what counts as an escape or an internal error. A judge that let these through would
 // make "0 escapes" say nothing.
+import os from "node:os";
+import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { judge } from "./fuzz-run.js";
 
-const FORBIDDEN = ["MARKER-X", "/tmp/fixture-dir"];
+// A fixture directory as the suite would name it: an absolute path under the OS temporary folder (never created).
+const FIXTURE_DIR = path.join(os.tmpdir(), "skillshelf-judge-fixture");
+const FORBIDDEN = ["MARKER-X", FIXTURE_DIR];
 const sse = (message: unknown): string => `event: message\ndata: ${JSON.stringify(message)}\n\n`;
 const read = (uri: string, text: string) => sse({ jsonrpc: "2.0", id: 1, result: { contents: [{ uri, text }] } });
 
@@ -38,7 +42,7 @@ describe("judge", () => {
     {
       name: "the fixture's path",
       status: 200,
-      text: sse({ jsonrpc: "2.0", id: 1, error: { code: -32602, message: "/tmp/fixture-dir/a" } }),
+      text: sse({ jsonrpc: "2.0", id: 1, error: { code: -32602, message: path.join(FIXTURE_DIR, "a") } }),
       kind: "escape",
     },
     { name: "a file of another library", status: 200, text: read("skill://other/b/SKILL.md", "hi"), kind: "escape" },

@@ -176,7 +176,10 @@ export class Cluster {
   async startReplica(replica: Replica): Promise<void> {
     const args = ["serve", "--config", this.config, "--port", String(replica.port), "--cache-dir", replica.cacheDir];
     if (this.options.drainSeconds !== undefined) args.push("--drain-seconds", String(this.options.drainSeconds));
-    const child = spawnCli(CLI, args, childEnv({}), this.base);
+    // A replica killed with SIGKILL cannot remove its git home: its temporary files go under the run's folder.
+    const tmp = path.join(this.base, "tmp");
+    fs.mkdirSync(tmp, { recursive: true });
+    const child = spawnCli(CLI, args, childEnv({ TMPDIR: tmp }), this.base);
     replica.child = child;
     await waitFor(
       () =>
