@@ -6,6 +6,9 @@ import { createLogger, type Logger } from "../../src/address/index.js";
 import { FULL_SCOPE, resolve } from "../../src/resolve/index.js";
 import { readFallbackFile, readServedFile } from "../../src/live/served-bytes.js";
 import type { Shelf } from "../../src/shelf/index.js";
+import { mkdirSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { assemble } from "../../src/assemble/index.js";
 
 /** The config of `yaml`, as if written in `<baseDir>/skillshelf.yaml`; a broken one fails the test. */
 export function configOf(yaml: string, baseDir: string): Config {
@@ -51,4 +54,24 @@ export async function waitFor(check: () => boolean, ms = 10_000): Promise<void> 
 /** YAML for a git+file source named `local` over `base`. */
 export function gitSource(base: string, extra = ""): string {
   return `sources:\n  - name: local\n    url: git+file://${base}\n${extra}`;
+}
+
+/** Writes `text` at `rel` under `base`, creating the folders on the way. */
+export function writeUnder(base: string, rel: string, text: string): void {
+  mkdirSync(path.dirname(path.join(base, rel)), { recursive: true });
+  writeFileSync(path.join(base, rel), text);
+}
+
+/** Two plugins in one library: `pk`, tagged `kw-pub` through its plugin.json keywords (which a test may take away),
+ *  and `pz`, tagged in the config. A client with `scope: {tags: [kw-pub]}` sees both until pk loses its keyword. */
+export const KEYWORD_CEILING_CONFIG = `plugins:
+  - {name: pk, source: ./pk}
+  - {name: pz, source: ./pz, tags: [kw-pub]}
+libraries:
+  - {name: shelf, plugins: [pk, pz]}
+`;
+
+/** One build of `yaml` (read as if in `base`) at `generation`, with a fixed clock and no git. */
+export async function buildShelfOf(yaml: string, base: string, generation: number): Promise<Shelf> {
+  return (await assemble(configOf(yaml, base), { generation, built: "2026-01-01T00:00:00.000Z" })).shelf;
 }

@@ -1,30 +1,20 @@
 // A ceiling narrowed by a rebuild must hold at once: a read that waits for the rescan lands on the new shelf under
 // the scope compiled against that shelf, never under the one compiled against the shelf it started on.
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, test } from "vitest";
-import { assemble } from "../../src/assemble/index.js";
 import { ContentCache, ShelfReader } from "../../src/live/index.js";
 import { ShelfHolder } from "../../src/live/holder.js";
 import { listingRows, scopeOn, visibleSkills } from "../../src/resolve/index.js";
 import type { Shelf } from "../../src/shelf/index.js";
-import { configOf } from "./helpers.js";
+import { buildShelfOf, KEYWORD_CEILING_CONFIG, writeUnder } from "./helpers.js";
 
 const base = mkdtempSync(path.join(tmpdir(), "skillshelf-scope-per-shelf-"));
 afterAll(() => rmSync(base, { recursive: true, force: true }));
 
-function write(rel: string, text: string): void {
-  mkdirSync(path.dirname(path.join(base, rel)), { recursive: true });
-  writeFileSync(path.join(base, rel), text);
-}
+const write = (rel: string, text: string): void => writeUnder(base, rel, text);
 
-const CONFIG = `plugins:
-  - {name: pk, source: ./pk}
-  - {name: pz, source: ./pz, tags: [kw-pub]}
-libraries:
-  - {name: shelf, plugins: [pk, pz]}
-`;
 const URI = "skill://shelf/k-one/SKILL.md";
 const SECRET = "---\nname: k-one\ndescription: Now confidential.\n---\nThe confidential text.\n";
 
@@ -32,10 +22,7 @@ write("pk/.claude-plugin/plugin.json", JSON.stringify({ keywords: ["kw-pub"] }))
 write("pk/skills/k-one/SKILL.md", "---\nname: k-one\ndescription: Public.\n---\nPublic text.\n");
 write("pz/skills/z-one/SKILL.md", "---\nname: z-one\ndescription: Z.\n---\nZ.\n");
 
-async function build(generation: number): Promise<Shelf> {
-  const config = configOf(CONFIG, base);
-  return (await assemble(config, { generation, built: "2026-01-01T00:00:00.000Z" })).shelf;
-}
+const build = (generation: number): Promise<Shelf> => buildShelfOf(KEYWORD_CEILING_CONFIG, base, generation);
 
 describe("a client whose ceiling a rebuild narrows", () => {
   test("a read waiting for the rescan is answered under the new shelf's scope, and no memo keeps the old one", async () => {

@@ -1,38 +1,26 @@
 // The live search: an edit is searchable on the first search after the shelf that publishes it, and a scope
 // narrowed by a rebuild holds at once — a skill that left the scope is never matched again.
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, expect, test } from "vitest";
-import { assemble } from "../../src/assemble/index.js";
 import { ContentCache, ShelfReader } from "../../src/live/index.js";
 import { ShelfHolder } from "../../src/live/holder.js";
 import { FULL_SCOPE_ON, scopeOn, type ScopeOn } from "../../src/resolve/index.js";
 import type { SearchRequest } from "../../src/search/index.js";
 import type { Shelf } from "../../src/shelf/index.js";
-import { configOf } from "./helpers.js";
+import { buildShelfOf, KEYWORD_CEILING_CONFIG, writeUnder } from "./helpers.js";
 
 const base = mkdtempSync(path.join(tmpdir(), "skillshelf-live-search-"));
 afterAll(() => rmSync(base, { recursive: true, force: true }));
 
-function write(rel: string, text: string): void {
-  mkdirSync(path.dirname(path.join(base, rel)), { recursive: true });
-  writeFileSync(path.join(base, rel), text);
-}
+const write = (rel: string, text: string): void => writeUnder(base, rel, text);
 
-const CONFIG = `plugins:
-  - {name: pk, source: ./pk}
-  - {name: pz, source: ./pz, tags: [kw-pub]}
-libraries:
-  - {name: shelf, plugins: [pk, pz]}
-`;
 write("pk/.claude-plugin/plugin.json", JSON.stringify({ keywords: ["kw-pub"] }));
 write("pk/skills/k-one/SKILL.md", "---\nname: k-one\ndescription: Public notes.\n---\nHow to water the ferns.\n");
 write("pz/skills/z-one/SKILL.md", "---\nname: z-one\ndescription: Zebra care.\n---\nStripes.\n");
 
-async function build(generation: number): Promise<Shelf> {
-  return (await assemble(configOf(CONFIG, base), { generation, built: "2026-01-01T00:00:00.000Z" })).shelf;
-}
+const build = (generation: number): Promise<Shelf> => buildShelfOf(KEYWORD_CEILING_CONFIG, base, generation);
 
 const ask = (query: string): SearchRequest => ({ query, library: null, limit: 10 });
 const K = "skill://shelf/k-one/SKILL.md";
