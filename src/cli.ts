@@ -117,19 +117,13 @@ async function runServe(command: CommandSpec, values: Values, dirs: readonly str
     shelfLog.rebuilt(seconds, swapped);
   };
   // A restart serves the recorded local harvests at once; the live shelf verifies them against the disk next.
-  const live = await ReloadableShelf.start(
-    config,
-    () => new Date(),
-    { ...(cacheDir === undefined ? {} : { cacheDir }), env: process.env, log, fromRecord: true, onRebuilt },
-    true,
-  );
-  // The holder is the same for every config the server serves: a reload publishes into it.
-  const service = {
-    holder: live.holder,
-    get current() {
-      return live.holder.current;
-    },
-  };
+  const live = await ReloadableShelf.start(config, () => new Date(), {
+    ...(cacheDir === undefined ? {} : { cacheDir }),
+    env: process.env,
+    log,
+    fromRecord: true,
+    onRebuilt,
+  });
   // The config file is read again on SIGHUP, on POST /reindex and when the file changes (docs/operations.md).
   const reloads = new ConfigReloads(config, () => readConfig(command, values, dirs), live, log);
   const onHangup = (): void => void reloads.reload("SIGHUP");
@@ -137,7 +131,7 @@ async function runServe(command: CommandSpec, values: Values, dirs: readonly str
   shelfLog.follow(live.holder);
   const contents = new ContentCache();
   const deps = {
-    shelf: new ShelfReader(service.holder, contents),
+    shelf: new ShelfReader(live.holder, contents),
     version: VERSION,
     ttlMs: config.ttlMs,
     onWarning: (path: string, message: string) => log.log("warn", message, { path }),
@@ -151,7 +145,8 @@ async function runServe(command: CommandSpec, values: Values, dirs: readonly str
   if (transport === "stdio") return serveOverStdio(command, values, deps, live.holder, close, log);
 
   const { serveHttp, isLoopback } = face ?? (await import("./http/index.js"));
-  const serving = await serveHttp(service.holder, deps, {
+  // The holder is the same for every config the server serves: a reload publishes into it.
+  const serving = await serveHttp(live.holder, deps, {
     host,
     port,
     drainMs: settings.drainMs,

@@ -7,7 +7,7 @@ import type { Logger } from "../address/index.js";
 import { type Config, type ConfigError, ConfigInvalidError } from "../config/index.js";
 import type { ShelfHolder } from "./holder.js";
 import { type LiveShelf, startLiveShelf } from "./live-shelf.js";
-import type { ShelfService, ShelfServiceOptions } from "./shelf-service.js";
+import type { ShelfServiceOptions } from "./shelf-service.js";
 
 export class ReloadableShelf {
   /** The shelves a reload replaced, being closed one after another. */
@@ -17,18 +17,13 @@ export class ReloadableShelf {
     private live: LiveShelf,
     private readonly now: () => Date,
     private readonly options: ShelfServiceOptions,
-    private readonly timers: boolean,
   ) {}
 
-  /** `timers`: run each git source's refresh timer (serve), also on every shelf a reload starts. */
-  static async start(config: Config, now: () => Date, options: ShelfServiceOptions, timers: boolean): Promise<ReloadableShelf> {
+  /** Serving: each git source's refresh timer runs, on the first shelf and on every shelf a reload starts. */
+  static async start(config: Config, now: () => Date, options: ShelfServiceOptions): Promise<ReloadableShelf> {
     const live = await startLiveShelf(config, now, options);
-    if (timers) live.service.startRefreshTimers();
-    return new ReloadableShelf(live, now, options, timers);
-  }
-
-  get service(): ShelfService {
-    return this.live.service;
+    live.service.startRefreshTimers();
+    return new ReloadableShelf(live, now, options);
   }
 
   get holder(): ShelfHolder {
@@ -40,7 +35,7 @@ export class ReloadableShelf {
   async reload(config: Config): Promise<void> {
     const previous = this.live;
     const next = await startLiveShelf(config, this.now, { ...this.options, holder: previous.service.holder });
-    if (this.timers) next.service.startRefreshTimers();
+    next.service.startRefreshTimers();
     this.live = next;
     this.retiring = this.retiring.then(() => previous.close());
   }
