@@ -2,6 +2,7 @@
 import type { Shelf } from "../shelf/index.js";
 import { auditCitations } from "./citations.js";
 import { type HealthStatus, type ProblemCounts, statusOf } from "./status.js";
+import { memoize } from "../address/index.js";
 
 interface LibraryHealth {
   description: string;
@@ -44,7 +45,11 @@ export interface HealthReport {
   fetches: Record<string, { status: "ok" | "stale" | "failed"; built?: string; watch?: string; error?: string }>;
 }
 
-export function buildHealth(shelf: Shelf): HealthReport {
+/** The report of a shelf, built once per shelf however many readers ask (/health, /metrics, the log, the
+ *  fingerprint): a shelf never changes. */
+export const buildHealth: (shelf: Shelf) => HealthReport = memoize(buildReport);
+
+function buildReport(shelf: Shelf): HealthReport {
   const libraries: Record<string, LibraryHealth> = {};
   const memberOf = new Map<string, string[]>();
   let skills = 0;

@@ -3,7 +3,7 @@
 // per-library counts, fetch and watch states, the read cache, and Node's default process metrics.
 import type { NextFunction, Request, Response } from "express";
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from "prom-client";
-import { buildHealth } from "../health/index.js";
+import { buildHealth, type HealthReport } from "../health/index.js";
 import type { ShelfHolder } from "../live/index.js";
 import type { Shelf } from "../shelf/index.js";
 import { callerOf } from "./access.js";
@@ -28,15 +28,6 @@ function targetOf(body: unknown): string | undefined {
   const { uri, name } = params as { uri?: unknown; name?: unknown };
   const target = typeof uri === "string" ? uri : typeof name === "string" ? name : undefined;
   return target?.slice(0, 200);
-}
-
-type Health = ReturnType<typeof buildHealth>;
-/** One report per shelf, however many gauges read it in a scrape. */
-const reports = new WeakMap<Shelf, Health>();
-function healthOf(shelf: Shelf): Health {
-  let report = reports.get(shelf);
-  if (report === undefined) reports.set(shelf, (report = buildHealth(shelf)));
-  return report;
 }
 
 /** MCP methods are labels as they are; anything else a client sends is `other`, so a client cannot mint series. */
@@ -194,7 +185,7 @@ export class ServerMetrics {
         if (shelf !== undefined) this.set(shelf.generation);
       },
     });
-    const perLibrary = (name: string, help: string, count: (health: Health, library: string) => number): void => {
+    const perLibrary = (name: string, help: string, count: (health: HealthReport, library: string) => number): void => {
       new Gauge({
         name,
         help,
@@ -204,7 +195,7 @@ export class ServerMetrics {
           this.reset();
           const shelf = shelfOf();
           if (shelf === undefined) return;
-          const health = healthOf(shelf);
+          const health = buildHealth(shelf);
           for (const library of Object.keys(health.libraries)) this.set({ library }, count(health, library));
         },
       });
@@ -216,7 +207,7 @@ export class ServerMetrics {
       "Plugins dropped from a library by a conflict",
       (h, l) => Object.keys(h.libraries[l]?.conflicts ?? {}).length,
     );
-    const ofPlugins = (h: Health, l: string, rows: (id: string) => number): number =>
+    const ofPlugins = (h: HealthReport, l: string, rows: (id: string) => number): number =>
       (h.libraries[l]?.plugins ?? []).reduce((sum, id) => sum + rows(id), 0);
     perLibrary(
       "skillshelf_skipped",
