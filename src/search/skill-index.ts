@@ -3,7 +3,7 @@
 // scope is ever matched, counted in a score or hinted. Bringing it to a new shelf is incremental: only skills
 // whose SKILL.md changed, appeared or went are re-indexed.
 import MiniSearch, { type Query, type SearchResult } from "minisearch";
-import { formatOneLine } from "./text.js";
+import { formatOneLine } from "../address/index.js";
 import { skillDocument, type SkillDocument } from "./documents.js";
 import type { SearchRequest } from "./request.js";
 import type { Skill } from "../shelf/index.js";

@@ -1,7 +1,7 @@
 // The search room: ranking, prefixes and typos, incremental updates, the library filter, argument checks.
 import { describe, expect, test } from "vitest";
 import { parseSearchRequest, type SearchRequest, SkillIndex, skillBody } from "../../src/search/index.js";
-import { formatOneLine } from "../../src/search/text.js";
+import { formatOneLine } from "../../src/address/index.js";
 import type { Skill } from "../../src/shelf/index.js";
 
 function skill(library: string, address: string, description: string, digest: string, frontmatter: Record<string, unknown> = {}): Skill {
