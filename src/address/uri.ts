@@ -67,7 +67,8 @@ export function parseSkillUri(uri: string): SkillAddress | null {
 }
 
 // What must be escaped so a segment parses back to itself (`%`), plus what RFC 3986 forbids in a path
-// (controls, space, `"<>[\]^`{|}`) and `?`/`#`, which generic URI parsers would cut off. Non-ASCII stays (IRI).
+// (controls, space, `"`, `<`, `>`, `[`, `]`, `^`, `` ` ``, `{`, `|`, `}`) and `?`/`#`, which generic URI parsers would
+// cut off. Non-ASCII stays (IRI). A backslash never gets here: no addressable segment holds one.
 const UNSAFE = /[\u0000-\u0020\u007f%?#"<>[\]^`{|}]/g;
 
 /** `my notes` => `my%20notes`; `100%` => `100%25`; `loki` => `loki`. */
