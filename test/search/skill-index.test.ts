@@ -107,6 +107,25 @@ describe("SkillIndex", () => {
     expect(index.search(ask("drift", { library: "science" })).ok).toBe(false);
   });
 
+  test("applyInSlices pauses after every 128 documents and ends with the index apply would build", async () => {
+    const many = Array.from({ length: 300 }, (_, i) =>
+      skill("engineering", `generated/skill-${i}`, `Generated skill number ${i}.`, `g${i}`),
+    );
+    const sliced = new SkillIndex();
+    let pauses = 0;
+    let searchedMidway: number | null = null;
+    await sliced.applyInSlices(many, new Map(), async () => {
+      pauses++;
+      searchedMidway ??= sliced.size;
+    });
+    expect(pauses).toBe(2);
+    expect(searchedMidway).toBe(128);
+    const whole = new SkillIndex();
+    whole.apply(many, new Map());
+    expect(sliced.size).toBe(300);
+    expect(sliced.search(ask("skill number 42"))).toEqual(whole.search(ask("skill number 42")));
+  });
+
   test("ten rows fit in about 2 KB", () => {
     const many = Array.from({ length: 12 }, (_, i) =>
       skill("engineering", `observability/latency-budget-${i}`, `${"Tracks latency budgets and error budgets ".repeat(8)}${i}`, `x${i}`),
