@@ -194,7 +194,12 @@ export class LegacySessions {
     this.opened++;
     // However the transport ends (DELETE, a close below), the session is forgotten.
     mcp.server.onclose = () => void this.forget(id, "failed");
-    await mcp.connect(transport);
+    try {
+      await mcp.connect(transport);
+    } catch (error) {
+      await this.end(id, "failed");
+      throw error;
+    }
     // A handshake that did not complete (refused params, a wrong Accept header) leaves no session behind.
     res.once("close", () => {
       if (mcp.server.getClientVersion() === undefined) void this.end(id, "failed");
