@@ -9,3 +9,4 @@ export { findPrompt, visiblePrompts } from "./prompts.js";
 export type * from "./types.js";
 export { compileScope, scopeOn, type ScopeOn } from "./compile-scope.js";
 export { changedUris, diffShelves, readKey } from "./diff.js";
+export { libraryView, viewOf, type FolderNode, type LibraryView, type ShelfView } from "./view.js";
