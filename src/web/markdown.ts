@@ -82,6 +82,7 @@ export function renderMarkdown(markdown: string, base: LinkBase): Html {
     allowedClasses: { code: ["language-*"] },
     allowedSchemes: ["http", "https", "mailto"],
     allowProtocolRelative: false,
+    exclusiveFilter: (frame) => frame.tag === "input" && frame.attribs["type"] !== "checkbox",
     transformTags: {
       ...LOWER,
       a: (tagName, attribs) => {
@@ -92,14 +93,18 @@ export function renderMarkdown(markdown: string, base: LinkBase): Html {
         const { href: _href, ...rest } = attribs;
         return { tagName, attribs: rebased === "" ? rest : { ...rest, href: rebased } };
       },
-      input: (_tagName, attribs) => ({
-        tagName: "input",
-        attribs: {
-          type: "checkbox",
-          disabled: "",
-          ...(attribs["checked"] === undefined ? { "aria-label": "to do" } : { checked: "", "aria-label": "done" }),
-        },
-      }),
+      // The checkbox of a task-list item, labelled; any other control is dropped by the filter below.
+      input: (tagName, attribs) =>
+        attribs["type"] === "checkbox"
+          ? {
+              tagName,
+              attribs: {
+                type: "checkbox",
+                disabled: "",
+                ...(attribs["checked"] === undefined ? { "aria-label": "to do" } : { checked: "", "aria-label": "done" }),
+              },
+            }
+          : { tagName, attribs: {} },
     },
   });
   return new Html(clean);

@@ -23,7 +23,7 @@ import { MAX_QUERY_LENGTH, skillBody } from "../search/index.js";
 import type { Shelf, Skill } from "../shelf/index.js";
 import { connectEntries } from "./connect.js";
 import { healthRows, renderHealth } from "./health-view.js";
-import { href, html, type Html } from "./html.js";
+import { escapeHtml, href, html, type Html } from "./html.js";
 import { type Crumb, type Frame, pageOf, renderPage, renderPager } from "./layout.js";
 import { renderMarkdown } from "./markdown.js";
 import { CsrfTokens, CSRF_FIELD, DOWNLOAD_POLICY, securityHeaders, setCookie, TOKEN_COOKIE, cookiesOf } from "./security.js";
@@ -64,9 +64,9 @@ export const PAGE_ROWS = 100;
 const DESCRIPTION_CHARS = 160;
 /** SKILL.md text rendered on its page; a longer one is cut and its whole text is a download away. */
 const MARKDOWN_CHARS = 60_000;
-const RENDERED_CHARS = 150_000;
-/** A text file shown on its page. */
-const TEXT_CHARS = 150_000;
+const RENDERED_BYTES = 120_000;
+/** The part of a text file shown on its page, in bytes once escaped. */
+const TEXT_BYTES = 120_000;
 const SEARCH_ROWS = 20;
 
 interface Visit {
@@ -245,8 +245,8 @@ function oneLine(text: string): string {
   return line.length <= DESCRIPTION_CHARS ? line : `${line.slice(0, DESCRIPTION_CHARS - 1).trimEnd()}…`;
 }
 
-function plural(count: number, word: string): string {
-  return `${count} ${word}${count === 1 ? "" : "s"}`;
+function plural(count: number, word: string, many = `${word}s`): string {
+  return `${count} ${count === 1 ? word : many}`;
 }
 
 /** A library the viewer sees anything of: one of its served plugins is admitted. */
@@ -285,7 +285,7 @@ function libraries(req: Request, res: Response, visit: Visit): void {
   });
   const body = html`<h1>Libraries</h1>
     <p class="lede">
-      ${plural(names.length, "library")},
+      ${plural(names.length, "library", "libraries")},
       ${plural(skills, "skill")}${visit.viewer === null ? "" : html` visible to <strong>${visit.viewer.name}</strong>`}.
     </p>
     ${
@@ -458,8 +458,8 @@ function renderSkillMd(text: string, library: string, found: Skill): Html {
   const cut = source.length > MARKDOWN_CHARS;
   if (cut) source = source.slice(0, MARKDOWN_CHARS);
   let rendered = renderMarkdown(source, base);
-  while (rendered.value.length > RENDERED_CHARS && source.length > 1) {
-    source = source.slice(0, Math.floor(source.length / 2));
+  for (let bytes = Buffer.byteLength(rendered.value); bytes > RENDERED_BYTES; bytes = Buffer.byteLength(rendered.value)) {
+    source = source.slice(0, Math.floor((source.length * RENDERED_BYTES * 0.9) / bytes));
     rendered = renderMarkdown(source, base);
   }
   const shortened = source.length < skillBody(text).length;
@@ -484,17 +484,31 @@ async function file(req: Request, res: Response, visit: Visit, deps: WebDeps): P
   const { library, segments, outcome } = read;
   const name = segments.join("/");
   const download = href("raw", library, ...segments);
-  const content =
-    "text" in outcome
-      ? html`<p>${outcome.mimeType}, ${plural(Buffer.byteLength(outcome.text, "utf8"), "byte")} · <a href="${download}">Download</a></p>
-          ${outcome.text.length > TEXT_CHARS ? html`<p class="note">Only the first ${TEXT_CHARS} characters are shown; download the file for the rest.</p>` : ""}
-          <pre><code>${outcome.text.slice(0, TEXT_CHARS)}</code></pre>`
-      : html`<p>A binary file: ${outcome.mimeType}, ${plural(Buffer.from(outcome.blob, "base64").length, "byte")}.</p>
-          <p><a href="${download}">Download ${segments[segments.length - 1] ?? ""}</a></p>`;
+  let content: Html;
+  if ("text" in outcome) {
+    const shown = fitText(outcome.text);
+    content = html`<p>
+        ${outcome.mimeType}, ${plural(Buffer.byteLength(outcome.text, "utf8"), "byte")} · <a href="${download}">Download</a>
+      </p>
+      ${shown.length < outcome.text.length ? html`<p class="note">Only the first ${plural(shown.length, "character")} are shown; download the file for the rest.</p>` : ""}
+      <pre><code>${shown}</code></pre>`;
+  } else {
+    content = html`<p>A binary file: ${outcome.mimeType}, ${plural(Buffer.from(outcome.blob, "base64").length, "byte")}.</p>
+      <p><a href="${download}">Download ${segments[segments.length - 1] ?? ""}</a></p>`;
+  }
   const body = html`<h1>${name}</h1>
     <p><code>${outcome.uri}</code></p>
     ${content}`;
   send(res, 200, visit, name, [...libraryCrumbs(library, [], false), { label: name }], body);
+}
+
+/** The longest start of `text` whose escaped form stays within TEXT_BYTES. */
+function fitText(text: string): string {
+  let shown = text;
+  for (let bytes = Buffer.byteLength(escapeHtml(shown)); bytes > TEXT_BYTES; bytes = Buffer.byteLength(escapeHtml(shown))) {
+    shown = shown.slice(0, Math.floor((shown.length * TEXT_BYTES * 0.9) / bytes));
+  }
+  return shown;
 }
 
 async function raw(req: Request, res: Response, visit: Visit, deps: WebDeps): Promise<void> {
