@@ -90,6 +90,11 @@ export function createWebRouter(deps: WebDeps): Router {
     res.set({ "X-Content-Type-Options": "nosniff", "Cache-Control": "public, max-age=3600" }).type("text/css").send(STYLESHEET);
   });
 
+  // Browsers ask for it on every site; there is none, and a 404 would be a JSON-RPC error.
+  router.get("/favicon.ico", (_req, res) => {
+    res.set("Cache-Control", "public, max-age=86400").status(204).end();
+  });
+
   const start = (req: Request, res: Response, next: NextFunction): void => {
     const identified = identify(req, deps.access);
     if (!identified.ok) {

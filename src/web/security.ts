@@ -20,7 +20,9 @@ export function securityHeaders(_req: Request, res: Response, next: NextFunction
   res.set({
     "Content-Security-Policy": CONTENT_SECURITY_POLICY,
     "X-Content-Type-Options": "nosniff",
-    "Referrer-Policy": "no-referrer",
+    // Not `no-referrer`: under it a browser sends `Origin: null` with the page's own forms, which the Origin check
+    // of every POST refuses. `same-origin` still sends nothing to other sites.
+    "Referrer-Policy": "same-origin",
     "X-Frame-Options": "DENY",
     "Cross-Origin-Opener-Policy": "same-origin",
     "Cross-Origin-Resource-Policy": "same-origin",

@@ -69,7 +69,7 @@ export function writeWebShelf(extra: Readonly<Record<string, string | Buffer>> =
       "Walk through the release checklist before shipping.",
       "# Release\n",
     ),
-    "pub-kit/skills/Bad_Name/SKILL.md": skillMd("Bad_Name", "Skipped: the name breaks the rule.", "# Bad\n"),
+    "pub-kit/skills/Bad_Name/SKILL.md": skillMd("Bad_Name", "Skipped, as the name breaks the rule.", "# Bad\n"),
     "pub-kit/prompts/triage.md":
       "---\ndescription: Triage an incident\narguments:\n  - name: service\n    required: true\n---\nTriage {{ service }}.\n",
     "secret-kit/skills/vault-rotation/SKILL.md": skillMd(

@@ -59,7 +59,7 @@ describe("the page over HTTP, with clients declared and no anonymous access", ()
       const response = await send(served.origin, { path });
       expect(response.headers["content-security-policy"], path).toBe(CSP);
       expect(response.headers["x-content-type-options"]).toBe("nosniff");
-      expect(response.headers["referrer-policy"]).toBe("no-referrer");
+      expect(response.headers["referrer-policy"]).toBe("same-origin");
       expect(response.headers["x-frame-options"]).toBe("DENY");
       expect(response.headers["cache-control"]).toBe("no-store");
       expect(response.text).not.toMatch(/<script|<style| style=/i);
