@@ -26,7 +26,7 @@ import { healthRows, renderHealth } from "./health-view.js";
 import { escapeHtml, href, html, type Html } from "./html.js";
 import { type Crumb, type Frame, pageOf, renderPage, renderPager } from "./layout.js";
 import { renderMarkdown } from "./markdown.js";
-import { CsrfTokens, CSRF_FIELD, DOWNLOAD_POLICY, securityHeaders, setCookie, TOKEN_COOKIE, cookiesOf } from "./security.js";
+import { CsrfTokens, CSRF_FIELD, DOWNLOAD_POLICY, overTls, securityHeaders, setCookie, TOKEN_COOKIE, cookiesOf } from "./security.js";
 import { STYLESHEET } from "./style.js";
 
 /** Who may sign in, as the layer above knows it. */
@@ -598,7 +598,7 @@ function connect(req: Request, res: Response, visit: Visit, access: WebAccess): 
   const names = [...visit.shelf.libraries.keys()].sort(compareCodeUnits).filter((name) => shownLibrary(visit, name) !== null);
   const asked = typeof req.query["library"] === "string" ? req.query["library"] : "";
   if (asked !== "" && !names.includes(asked)) return notFound(res, visit);
-  const url = new URL("/mcp", `${req.protocol}://${req.get("host") ?? "localhost"}`);
+  const url = new URL("/mcp", `${overTls(req) ? "https" : "http"}://${req.get("host") ?? "localhost"}`);
   if (asked !== "") url.searchParams.set("library", asked);
   const signedIn = visit.viewer !== null;
   const entries = connectEntries(url.href, signedIn).map(

@@ -42,6 +42,14 @@ interface CookieOptions {
   readonly maxAge?: number;
 }
 
+/** The request reached us over TLS, or through a proxy that says it did (`X-Forwarded-Proto: https`). Trusting the
+ *  header can only add the Secure flag (a cookie a plain-HTTP client then does not send back), never remove it. */
+export function overTls(req: Request): boolean {
+  const forwarded = req.headers["x-forwarded-proto"];
+  const first = (Array.isArray(forwarded) ? forwarded[0] : forwarded)?.split(",")[0]?.trim().toLowerCase();
+  return req.secure || first === "https";
+}
+
 /** HttpOnly, SameSite=Strict, for the whole site; Secure when the request came over TLS. */
 export function setCookie(req: Request, res: Response, name: string, options: CookieOptions): void {
   res.append(
@@ -52,7 +60,7 @@ export function setCookie(req: Request, res: Response, name: string, options: Co
       httpOnly: true,
       sameSite: "strict",
       path: "/",
-      secure: req.secure,
+      secure: overTls(req),
       ...(options.maxAge === undefined ? {} : { maxAge: options.maxAge }),
     }),
   );

@@ -27,6 +27,7 @@ ul.rows li{padding:.55rem 0;border-bottom:1px solid var(--line)}
 ul.rows .what{display:block;color:var(--muted)}
 .count{color:var(--muted);font-size:.9rem}
 table{border-collapse:collapse;width:100%;margin:.5rem 0 1rem}
+caption{text-align:left;color:var(--muted);padding:.25rem 0}
 th,td{text-align:left;padding:.35rem .5rem;border-bottom:1px solid var(--line);vertical-align:top}
 code,pre,kbd{font-family:ui-monospace,"SFMono-Regular",Menlo,Consolas,monospace;font-size:.9em}
 pre{background:var(--soft);padding:.75rem;overflow:auto;border-radius:4px;white-space:pre-wrap;word-break:break-word}

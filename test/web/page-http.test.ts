@@ -87,7 +87,18 @@ describe("the page over HTTP, with clients declared and no anonymous access", ()
     });
     expect([response.status, response.headers["location"]]).toEqual([303, "/"]);
     expect(setCookies(response)).toEqual([`skillshelf_token=${TOKENS.reader}; Path=/; HttpOnly; SameSite=Strict`]);
+    // Behind a proxy that terminated TLS, the cookie is also flagged Secure (and the connect panel names https).
+    const behindTls = await formSession(served.origin);
+    const secure = await send(served.origin, {
+      method: "POST",
+      path: "/signin",
+      headers: { ...FORM, Cookie: behindTls.cookie, "X-Forwarded-Proto": "https" },
+      body: form({ csrf: behindTls.csrf, token: TOKENS.reader }),
+    });
+    expect(setCookies(secure)).toEqual([`skillshelf_token=${TOKENS.reader}; Path=/; HttpOnly; Secure; SameSite=Strict`]);
     const session = `${cookie}; skillshelf_token=${TOKENS.reader}`;
+    const connect = await send(served.origin, { path: "/connect", headers: { Cookie: session, "X-Forwarded-Proto": "https" } });
+    expect(connect.text).toContain(`https://${served.origin.slice("http://".length)}/mcp`);
     const home = await send(served.origin, { path: "/", headers: { Cookie: session } });
     expect(home.status).toBe(200);
     expect(squash(home.text)).toContain("Signed in as <strong>reader</strong>");
