@@ -55,7 +55,7 @@ export interface HttpApp {
 export function createHttpApp(holder: ShelfHolder, deps: ServerDeps, options: HttpOptions): HttpApp {
   const app = createGuardedApp(options);
   const onRefused = options.onRefused ?? (() => undefined);
-  mountWeb(app, deps, options.access, options.configErrors);
+  mountWeb(app, deps, { access: options.access, configErrors: options.configErrors, onRefused });
   app.use(authenticate(options.access));
   app.use(limitNesting(MAX_JSON_DEPTH, onRefused));
   const { mcp, inFlight } = routeMcp(app, holder, deps, options);

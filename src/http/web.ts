@@ -5,6 +5,7 @@ import type { ConfigError } from "../config/index.js";
 import type { ServerDeps } from "../mcp/index.js";
 import { createWebRouter, type WebAccess } from "../web/index.js";
 import { type Access, tokenIdentifier } from "./access.js";
+import type { OnRefused } from "./bad-requests.js";
 
 export function webAccess(access: Access): WebAccess {
   const identify = tokenIdentifier(access.clients);
@@ -25,14 +26,21 @@ export function webAccess(access: Access): WebAccess {
   };
 }
 
+export interface WebMount {
+  readonly access: Access;
+  readonly configErrors?: (() => readonly ConfigError[]) | undefined;
+  readonly onRefused?: OnRefused;
+}
+
 /** The page's routes, ahead of the bearer check of the other routes: a browser signs in through a form and a cookie. */
-export function mountWeb(app: Express, deps: ServerDeps, access: Access, configErrors?: () => readonly ConfigError[]): void {
+export function mountWeb(app: Express, deps: ServerDeps, mount: WebMount): void {
   app.use(
     createWebRouter({
       shelf: deps.shelf,
-      access: webAccess(access),
+      access: webAccess(mount.access),
       version: deps.version,
-      ...(configErrors === undefined ? {} : { configErrors }),
+      ...(mount.configErrors === undefined ? {} : { configErrors: mount.configErrors }),
+      ...(mount.onRefused === undefined ? {} : { onRefused: mount.onRefused }),
     }),
   );
 }

@@ -12,6 +12,7 @@ import {
   findSkillBySkillMd,
   type LibraryView,
   libraryView,
+  NO_SCOPE,
   type ReadOutcome,
   type ScopeOn,
   scopeOn,
@@ -56,6 +57,8 @@ export interface WebDeps {
   readonly version: string;
   /** What the last failed reload of the config file found wrong (the health view shows it). */
   readonly configErrors?: () => readonly ConfigError[];
+  /** A refused form or token, named once (the log); never the token itself. */
+  readonly onRefused?: (reason: string, fields: { readonly status: number; readonly method: string; readonly path: string }) => void;
 }
 
 /** Rows per page of every list: a page stays well under 200 KB at any shelf size. */
@@ -84,6 +87,8 @@ type Identified = { readonly ok: true; readonly viewer: WebViewer | null } | { r
 export function createWebRouter(deps: WebDeps): Router {
   const router = express.Router();
   const csrf = new CsrfTokens(deps.access.formKey);
+  const refused = (req: Request, status: number, reason: string): void =>
+    deps.onRefused?.(reason, { status, method: req.method, path: req.path });
   const forms = express.urlencoded({ extended: false, limit: "8kb", parameterLimit: 10 });
 
   router.get("/assets/style.css", (_req, res) => {
@@ -99,6 +104,7 @@ export function createWebRouter(deps: WebDeps): Router {
     const identified = identify(req, deps.access);
     if (!identified.ok) {
       // A bearer header no client holds: refused as on every other route. A stale cookie is dropped instead.
+      refused(req, 401, "the bearer token is not valid");
       res.status(401).set("WWW-Authenticate", 'Bearer error="invalid_token"').type("text/plain").send("the bearer token is not valid");
       return;
     }
@@ -149,17 +155,26 @@ export function createWebRouter(deps: WebDeps): Router {
     const visit = visitOf(res);
     if (!deps.access.signIn) return notFound(res, visit);
     const body = (req.body ?? {}) as Record<string, unknown>;
-    if (!csrf.check(req, body[CSRF_FIELD])) return sendFormRefused(res, visit);
+    if (!csrf.check(req, body[CSRF_FIELD])) {
+      refused(req, 403, "the page's form carries no valid CSRF token");
+      return sendFormRefused(res, visit);
+    }
     const token = typeof body["token"] === "string" ? body["token"].trim() : "";
     const viewer = token === "" ? undefined : deps.access.identify(token);
-    if (viewer === undefined) return sendSignIn(res, visit, 401, "That token is not valid. Paste the token your operator gave you.");
+    if (viewer === undefined) {
+      refused(req, 401, "sign-in with a token no client holds");
+      return sendSignIn(res, visit, 401, "That token is not valid. Paste the token your operator gave you.");
+    }
     setCookie(req, res, TOKEN_COOKIE, { value: token });
     res.redirect(303, "/");
   });
   router.post("/signout", securityHeaders, start, forms, (req, res) => {
     const visit = visitOf(res);
     const body = (req.body ?? {}) as Record<string, unknown>;
-    if (!csrf.check(req, body[CSRF_FIELD])) return sendFormRefused(res, visit);
+    if (!csrf.check(req, body[CSRF_FIELD])) {
+      refused(req, 403, "the page's form carries no valid CSRF token");
+      return sendFormRefused(res, visit);
+    }
     setCookie(req, res, TOKEN_COOKIE, { value: "", maxAge: 0 });
     res.redirect(303, "/");
   });
@@ -167,7 +182,7 @@ export function createWebRouter(deps: WebDeps): Router {
 }
 
 /** Sees nothing: a visitor without a token where anonymous access is off. */
-const NOTHING: ScopeOn = () => ({ library: "\u0000", plugins: new Set<string>(), key: "\u0000none" });
+const NOTHING: ScopeOn = () => NO_SCOPE;
 
 function visitOf(res: Response): Visit {
   return res.locals["visit"] as Visit;

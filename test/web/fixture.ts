@@ -110,6 +110,8 @@ export interface Served {
   /** `http://127.0.0.1:PORT` */
   readonly origin: string;
   readonly service: ShelfService;
+  /** Requests the server refused, one line each, as its log would name them. */
+  readonly refusals: string[];
   close(): Promise<void>;
 }
 
@@ -129,10 +131,17 @@ export async function serveWeb(configPath: string, options: ServeOptions = {}): 
     anonymous: anonymous !== false,
     ...(typeof anonymous === "object" ? { anonymousScope: anonymous } : {}),
   };
+  const refusals: string[] = [];
   const { app, mcp } = createHttpApp(
     service.holder,
     { shelf: new ShelfReader(service.holder, new ContentCache()), version: "0.0.0-test", ttlMs: 0 },
-    { host: "127.0.0.1", access, reindex: () => service.rebuild(), onError: () => undefined },
+    {
+      host: "127.0.0.1",
+      access,
+      reindex: () => service.rebuild(),
+      onError: () => undefined,
+      onRefused: (reason, fields) => refusals.push(`${fields.status} ${fields.method} ${fields.path}: ${reason}`),
+    },
   );
   const server = await new Promise<Server>((resolve, reject) => {
     const listening = app.listen(0, "127.0.0.1", () => resolve(listening));
@@ -142,6 +151,7 @@ export async function serveWeb(configPath: string, options: ServeOptions = {}): 
   return {
     origin: `http://127.0.0.1:${port}`,
     service,
+    refusals,
     close: async () => {
       await new Promise<void>((resolve) => {
         server.close(() => resolve());

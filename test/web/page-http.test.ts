@@ -123,6 +123,7 @@ describe("the page over HTTP, with clients declared and no anonymous access", ()
     expect(response.status).toBe(401);
     expect(response.text).toContain("That token is not valid.");
     expect(response.text).not.toContain(wrong);
+    expect(served.refusals.splice(0)).toEqual(["401 POST /signin: sign-in with a token no client holds"]);
     expect(setCookies(response).some((line) => line.startsWith("skillshelf_token="))).toBe(false);
   });
 
@@ -144,6 +145,7 @@ describe("the page over HTTP, with clients declared and no anonymous access", ()
         name,
       ).toBe(false);
     }
+    expect(served.refusals.splice(0)).toEqual(Array(4).fill("403 POST /signin: the page's form carries no valid CSRF token"));
     const crossSite = await send(served.origin, {
       method: "POST",
       path: "/signin",
