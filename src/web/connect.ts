@@ -33,7 +33,7 @@ export function connectEntries(url: string, token: boolean): readonly ConnectEnt
   return [
     {
       client: "Claude Code",
-      where: "a terminal (the token is read from SKILLSHELF_TOKEN when the command runs)",
+      where: token ? "a terminal (the token is read from SKILLSHELF_TOKEN when the command runs)" : "a terminal",
       kind: "sh",
       text:
         `claude mcp add --transport http --scope user ${SERVER} ${shellQuote(url)}` +
@@ -41,7 +41,9 @@ export function connectEntries(url: string, token: boolean): readonly ConnectEnt
     },
     {
       client: "Claude Desktop",
-      where: "claude_desktop_config.json (Settings → Developer → Edit Config), through the mcp-remote bridge",
+      where: token
+        ? "claude_desktop_config.json (Settings → Developer → Edit Config), through the mcp-remote bridge; put your token after Bearer"
+        : "claude_desktop_config.json (Settings → Developer → Edit Config), through the mcp-remote bridge",
       kind: "json",
       text: json({
         mcpServers: {
@@ -57,7 +59,9 @@ export function connectEntries(url: string, token: boolean): readonly ConnectEnt
     },
     {
       client: "VS Code",
-      where: ".vscode/mcp.json, or the user configuration (MCP: Open User Configuration)",
+      where: token
+        ? ".vscode/mcp.json, or the user configuration (MCP: Open User Configuration); VS Code asks for the token once"
+        : ".vscode/mcp.json, or the user configuration (MCP: Open User Configuration)",
       kind: "json",
       text: json(
         token
@@ -70,7 +74,9 @@ export function connectEntries(url: string, token: boolean): readonly ConnectEnt
     },
     {
       client: "Cursor",
-      where: "~/.cursor/mcp.json (every project) or .cursor/mcp.json (one project)",
+      where: token
+        ? "~/.cursor/mcp.json (every project) or .cursor/mcp.json (one project); Cursor reads the token from SKILLSHELF_TOKEN"
+        : "~/.cursor/mcp.json (every project) or .cursor/mcp.json (one project)",
       kind: "json",
       text: json({ mcpServers: { [SERVER]: token ? { url, headers: { Authorization: bearer } } : { url } } }),
     },
