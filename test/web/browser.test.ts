@@ -2,7 +2,7 @@
 // app on loopback. A person browses libraries to a skill, searches and opens a result, signs in and sees exactly
 // their client's ceiling, an admin finds the skipped skill in the health view, a hostile skill runs nothing, and
 // axe-core finds no serious or critical accessibility violation on any page.
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
@@ -41,6 +41,8 @@ describe("the page in headless Chromium", () => {
 
   beforeAll(async () => {
     served = await serveWeb(writeWebShelf().configPath, { anonymous: { library: "pub" } });
+    if (!existsSync(CHROMIUM))
+      throw new Error(`${CHROMIUM} is missing: install Debian's chromium package (.ci/run installs it when missing)`);
     browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ["--no-sandbox"] });
   }, 60_000);
   afterAll(async () => {
