@@ -5,6 +5,7 @@ import { checkGlob } from "./globs.js";
 import type {
   ClientConfig,
   Config,
+  ConflictRule,
   Dialect,
   Naming,
   LibraryConfig,
@@ -58,6 +59,7 @@ interface RawLibrary {
   readonly plugins?: readonly string[];
   readonly pluginSelector?: { readonly categories?: readonly string[]; readonly tags?: readonly string[] };
   readonly naming?: Naming;
+  readonly conflicts?: ConflictRule;
 }
 interface RawScope {
   readonly library?: string;
@@ -248,6 +250,7 @@ function buildLibraries(
       plugins: l.plugins ?? [],
       ...(selector === undefined ? {} : { pluginSelector: selector }),
       ...(l.naming === undefined ? {} : { naming: l.naming }),
+      ...(l.conflicts === undefined ? {} : { conflicts: l.conflicts }),
     });
   }
   return libraries;

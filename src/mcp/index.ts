@@ -2,4 +2,4 @@
 export { DEFAULT_VIEW, parseRequestSettings, type RequestView } from "./request-view.js";
 export { buildMcpServer, type ServerDeps } from "./server.js";
 export type { ShelfAccess } from "./shelf-access.js";
-export { announceOverHttp, SessionRegistry } from "./sessions.js";
+export { announceOverHttp, type Session, SessionRegistry } from "./sessions.js";
