@@ -22,6 +22,7 @@ export function reportFetches(
       fetches.set(key, {
         status: tree.status,
         ...(tree.built === undefined ? {} : { built: tree.built }),
+        ...(tree.cooling === true ? { cooling: true } : {}),
         ...(tree.error === undefined ? {} : { error: tree.error }),
         ...extra,
       });
