@@ -2,6 +2,7 @@
 // the requests it answers (GETs by path, PROPFINDs), can refuse one account a folder (403, as a share's access rule
 // does), can answer slowly, and can be stopped and started again on the same port.
 import http from "node:http";
+import https from "node:https";
 import type { AddressInfo } from "node:net";
 import { v2 as webdav } from "webdav-server";
 
@@ -12,6 +13,8 @@ export interface DavServerOptions {
   readonly infinity?: boolean;
   /** `{user, folder}`: requests of `user` for `folder` or below answer 403. */
   readonly forbid?: { readonly user: string; readonly folder: string };
+  /** Serve HTTPS with this key and certificate. */
+  readonly tls?: { readonly key: string; readonly cert: string };
 }
 
 export class DavServer {
@@ -36,7 +39,7 @@ export class DavServer {
 
   /** `http://127.0.0.1:<port>`, the same across a stop and a start. */
   get origin(): string {
-    return `http://127.0.0.1:${this.port}`;
+    return `${this.options.tls === undefined ? "http" : "https"}://127.0.0.1:${this.port}`;
   }
 
   async listen(): Promise<void> {
@@ -66,13 +69,14 @@ export class DavServer {
         ok ? resolve() : reject(new Error("setFileSystem failed")),
       ),
     );
-    this.http = http.createServer((req, res) => {
+    const handle = (req: http.IncomingMessage, res: http.ServerResponse): void => {
       if (req.method === "GET") this.gets.push(decodeURIComponent(req.url ?? ""));
       if (req.method === "PROPFIND") this.propfinds++;
       const answer = () => dav.executeRequest(req, res);
       if (this.delayMs > 0) setTimeout(answer, this.delayMs);
       else answer();
-    });
+    };
+    this.http = this.options.tls === undefined ? http.createServer(handle) : https.createServer({ ...this.options.tls }, handle);
     const server = this.http;
     await new Promise<void>((resolve) => server.listen(this.port, "127.0.0.1", resolve));
     this.port = (server.address() as AddressInfo).port;

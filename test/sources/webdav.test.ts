@@ -2,6 +2,7 @@
 // snapshot export, an unchanged listing that downloads nothing, edits picked up by the refresh timer and by a rebuild
 // (/reindex), a failed refresh that keeps the export serving, live reads that revalidate one file, cooling while the
 // server is down or slow and recovery after, refused credentials, a forbidden or missing folder, odd file names.
+import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, test } from "vitest";
@@ -321,6 +322,37 @@ describe("errors name the fetch, never the password", () => {
     server.delayMs = 2_000;
     const { service } = await setup({ root, server, service: { webdavTimeoutMs: 200 } });
     expect(fetchOf(service)).toEqual({ status: "failed", error: "the share did not answer within 200 ms" });
+  });
+
+  test("a certificate the system does not trust", async () => {
+    const root = tempDir("skillshelf-dav-share-");
+    write(root, { "team/kit/skills/alpha/SKILL.md": skillMd("alpha", "one") });
+    const keys = tempDir("skillshelf-dav-tls-");
+    execFileSync(
+      "openssl",
+      [
+        "req",
+        "-x509",
+        "-newkey",
+        "rsa:2048",
+        "-nodes",
+        "-subj",
+        "/CN=127.0.0.1",
+        "-days",
+        "1",
+        "-keyout",
+        path.join(keys, "key.pem"),
+        "-out",
+        path.join(keys, "cert.pem"),
+      ],
+      { stdio: "ignore" },
+    );
+    const tls = { key: fs.readFileSync(path.join(keys, "key.pem"), "utf8"), cert: fs.readFileSync(path.join(keys, "cert.pem"), "utf8") };
+    const server = await DavServer.start(root, { users: { [USER]: PASSWORD }, tls });
+    servers.push(server);
+    const { service } = await setup({ root, server });
+    expect(fetchOf(service)).toEqual({ status: "failed", error: "the TLS connection to the share failed (DEPTH_ZERO_SELF_SIGNED_CERT)" });
+    expect(server.propfinds).toBe(0);
   });
 
   test("the password reaches the server, and no file of the cache holds it", async () => {
