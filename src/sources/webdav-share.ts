@@ -24,6 +24,8 @@ export interface DavFolder {
 
 /** Statuses a server answers a PROPFIND of depth infinity with when it only allows finite depths. */
 const NO_INFINITY = new Set([400, 403, 405, 501]);
+/** Folders listed at once by a walk. */
+const WALKERS = 8;
 
 export class DavShare {
   private constructor(
@@ -65,23 +67,38 @@ export class DavShare {
     return this.walk();
   }
 
-  /** The listing one folder at a time, for servers that refuse depth infinity. */
+  /** The listing one folder at a time (WALKERS folders in flight), for servers that refuse depth infinity. */
   private async walk(): Promise<DavListing> {
     const stats: FileStat[] = [];
     const pending = [this.root];
-    while (pending.length > 0) {
-      const dir = pending.pop() as string;
-      let items: FileStat[];
-      try {
-        items = (await this.client.getDirectoryContents(dir, { signal: this.signal() })) as FileStat[];
-      } catch (error) {
-        throw describeDavFailure(error, this.folder.path, this.timeoutMs);
-      }
-      for (const item of items) {
-        stats.push(item);
-        if (item.type === "directory") pending.push(item.filename);
-      }
-    }
+    let running = 0;
+    let failure: unknown;
+    await new Promise<void>((resolve) => {
+      const next = (): void => {
+        while (failure === undefined && running < WALKERS && pending.length > 0) {
+          const dir = pending.pop() as string;
+          running++;
+          this.client
+            .getDirectoryContents(dir, { signal: this.signal() })
+            .then((items) => {
+              for (const item of items as FileStat[]) {
+                stats.push(item);
+                if (item.type === "directory") pending.push(item.filename);
+              }
+            })
+            .catch((error: unknown) => {
+              failure ??= error;
+            })
+            .finally(() => {
+              running--;
+              next();
+            });
+        }
+        if (running === 0) resolve();
+      };
+      next();
+    });
+    if (failure !== undefined) throw describeDavFailure(failure, this.folder.path, this.timeoutMs);
     return this.collect(stats);
   }
 
