@@ -23,7 +23,7 @@ export function reportFetches(
         status: tree.status,
         ...(tree.built === undefined ? {} : { built: tree.built }),
         ...(tree.cooling === true ? { cooling: true } : {}),
-        ...(tree.error === undefined ? {} : { error: tree.error }),
+        ...(tree.error === undefined ? (tree.coolingError === undefined ? {} : { error: tree.coolingError }) : { error: tree.error }),
         ...extra,
       });
     } else if (tree.rootAbs !== undefined && isDirectorySync(tree.rootAbs)) {

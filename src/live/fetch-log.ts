@@ -14,8 +14,7 @@ export function logFetchChanges(log: Logger | undefined, before: ReadonlyMap<str
     else if (tree.status === "ok" && was !== undefined && was.status !== "ok")
       log.log("info", "fetch recovered", { fetch: key, commit: short(tree.commit) });
     if (tree.status === "ok" && tree.commit !== was?.commit) log.log("info", "fetch serves", { fetch: key, commit: short(tree.commit) });
-    if (tree.cooling === true && was?.cooling !== true)
-      log.log("warn", "fetch cooling", { fetch: key, error: "the share failed a live read; reads come from the export for a while" });
+    if (tree.cooling === true && was?.cooling !== true) log.log("warn", "fetch cooling", { fetch: key, error: tree.coolingError ?? "" });
     else if (tree.cooling !== true && was?.cooling === true) log.log("info", "fetch revalidates again", { fetch: key });
   }
 }

@@ -108,6 +108,7 @@ export class ShelfService {
         ...(options.exportGraceMs === undefined ? {} : { graceMs: options.exportGraceMs }),
         ...(options.webdavTimeoutMs === undefined ? {} : { timeoutMs: options.webdavTimeoutMs }),
         ...(options.liveTiming === undefined ? {} : { live: options.liveTiming }),
+        maxFileBytes: config.limits.fileBytes,
         onCooling: (key) => onCooling(key),
       });
     }

@@ -34,6 +34,8 @@ export interface Tree {
   readonly source?: string;
   /** A live WebDAV fetch whose share failed a revalidation: reads come from the export for a while. */
   readonly cooling?: boolean;
+  /** Why it is cooling (a fixed sentence, never a URL or credential). */
+  readonly coolingError?: string;
 }
 
 export interface TreeTableOptions {
@@ -121,6 +123,7 @@ export class TreeTable {
       ...(fetched.error === undefined ? {} : { error: fetched.error }),
       ...(fetched.failure === undefined ? {} : { failure: fetched.failure }),
       ...(fetched.cooling === true ? { cooling: true } : {}),
+      ...(fetched.coolingError === undefined ? {} : { coolingError: fetched.coolingError }),
     };
   }
 }

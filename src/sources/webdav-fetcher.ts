@@ -51,6 +51,8 @@ export interface DavFetchedTree {
   readonly failure?: GitFailureKind;
   /** A live fetch whose share failed a read's revalidation: reads come from the export until it ends. */
   readonly cooling?: boolean;
+  /** Why it is cooling: the failure, as a fixed sentence. */
+  readonly coolingError?: string;
 }
 
 interface State extends DavFetchedTree {
@@ -69,6 +71,7 @@ interface LiveFetch {
   readonly checked: Map<string, { readonly at: number; readonly override?: Override }>;
   coolUntil: number;
   coolTimer?: NodeJS.Timeout | undefined;
+  coolReason?: string;
 }
 
 export interface WebdavFetcherOptions {
@@ -80,6 +83,8 @@ export interface WebdavFetcherOptions {
   /** How long one listing or download request may take. */
   readonly timeoutMs?: number;
   readonly live?: Partial<LiveTiming>;
+  /** A live read never downloads a file larger than this (the config's `limits.fileBytes`). */
+  readonly maxFileBytes?: number;
   /** A live fetch started or stopped cooling (for /health: the caller rebuilds its report). */
   readonly onCooling?: (key: string, cooling: boolean) => void;
 }
@@ -244,7 +249,10 @@ export class WebdavFetcher {
 
   private withCooling(state: State): DavFetchedTree {
     const live = this.live.get(state.key);
-    return live !== undefined && live.coolUntil > this.nowMs() ? { ...state, cooling: true } : state;
+    if (live === undefined || live.coolUntil <= this.nowMs()) return state;
+    const seconds = Math.round(this.timing.coolMs / 100) / 10;
+    const why = `a live read failed: ${live.coolReason ?? "the share did not answer"}; reads come from the export for ${seconds} s`;
+    return { ...state, cooling: true, coolingError: why };
   }
 
   /**
@@ -283,10 +291,11 @@ export class WebdavFetcher {
     const timer = setTimeout(() => controller.abort(), this.timing.giveUpMs);
     try {
       const share = DavShare.open(request, this.options.env, this.timing.giveUpMs);
-      const tag = await share.tag(rel, controller.signal);
+      const now = await share.tag(rel, controller.signal);
       let override: Override | undefined;
-      // Gone from the share (or a folder now): the export serves until a refresh drops it.
-      if (tag !== null && tag !== entry.tag) {
+      // Gone from the share (or a folder now), or grown past the size limit: the export serves until a listing.
+      if (now !== null && now.tag !== entry.tag && now.size <= (this.options.maxFileBytes ?? Infinity)) {
+        const tag = now.tag;
         override = last?.override?.tag === tag ? last.override : { tag, bytes: await share.download(rel, controller.signal) };
         if (last?.override?.tag !== tag) this.downloads++;
       }
@@ -300,8 +309,9 @@ export class WebdavFetcher {
     }
   }
 
-  private cool(key: string, live: LiveFetch, _failure: DavFailure): void {
+  private cool(key: string, live: LiveFetch, failure: DavFailure): void {
     live.coolUntil = this.nowMs() + this.timing.coolMs;
+    live.coolReason = failure.message;
     live.checked.clear();
     if (live.coolTimer !== undefined) return;
     this.options.onCooling?.(key, true);

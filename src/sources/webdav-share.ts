@@ -114,11 +114,11 @@ export class DavShare {
     return listing;
   }
 
-  /** The tag of one file now, or null when it is gone from the share. */
-  async tag(rel: string, signal: AbortSignal): Promise<string | null> {
+  /** The tag and size of one file now, or null when it is gone from the share. */
+  async tag(rel: string, signal: AbortSignal): Promise<DavEntry | null> {
     try {
       const stat = (await this.client.stat(this.remote(rel), { signal })) as FileStat;
-      return stat.type === "file" ? tagOf(stat) : null;
+      return stat.type === "file" ? { tag: tagOf(stat), size: stat.size } : null;
     } catch (error) {
       if (statusOf(error) === 404) return null;
       throw describeDavFailure(error, this.folder.path, this.timeoutMs);

@@ -191,6 +191,22 @@ describe("a snapshot", () => {
     expect(await readText(service.current, "skill://kit/beta/SKILL.md")).toBe(null);
   });
 
+  test("a cold start while the share is down serves the newest export on disk, stale; refused credentials do not", async () => {
+    const first = await setup();
+    await first.service.close();
+    await first.server.stop();
+    const again = await setup({ root: first.root, server: first.server, cache: first.cache });
+    expect(fetchOf(again.service)).toEqual({
+      status: "stale",
+      built: expect.any(String),
+      error: expect.stringMatching(/^refresh failed: the share could not be reached \(ECONNREFUSED\); serving the last export$/),
+    });
+    expect(await readText(again.service.current, ALPHA)).toBe(skillMd("alpha", "one"));
+    await first.server.listen();
+    const refused = await setup({ root: first.root, server: first.server, cache: first.cache, password: "wrong-FAKE-1" });
+    expect(fetchOf(refused.service)).toEqual({ status: "failed", error: "the credentials were refused" });
+  });
+
   test("a failed refresh keeps the last export serving, stale and named in the log; the next good one recovers", async () => {
     const { server, service, log } = await setup();
     await server.stop();
@@ -253,7 +269,14 @@ describe("cache: live", () => {
     await server.stop();
     expect(await readLive(reader, ALPHA)).toBe(skillMd("alpha", "one"));
     await waitFor(() => fetchOf(service)?.cooling === true);
-    expect(fetchOf(service)).toMatchObject({ status: "ok", cooling: true });
+    expect(fetchOf(service)).toEqual({
+      status: "ok",
+      built: expect.any(String),
+      cooling: true,
+      error: expect.stringMatching(
+        /^a live read failed: the share could not be reached \((ECONNREFUSED|ECONNRESET)\); reads come from the export for 0\.4 s$/,
+      ),
+    });
     expect(buildHealth(service.current).status).toBe("degraded");
     expect(log.lines.filter((line) => line.includes('"fetch cooling"'))).toHaveLength(1);
     // While cooling, reads do not try the share.
@@ -280,6 +303,7 @@ describe("cache: live", () => {
     // Measured only to show the read did not wait for the server's answer.
     expect(Date.now() - started).toBeLessThan(1_900);
     await waitFor(() => fetchOf(service)?.cooling === true);
+    expect(fetchOf(service)?.error).toBe("a live read failed: the share did not answer within 100 ms; reads come from the export for 60 s");
   });
 });
 
