@@ -264,7 +264,7 @@ describe("cache: live", () => {
   test("a stopped server: reads serve the export, the fetch cools (on /health and in the log), then recovers", async () => {
     const { root, server, service, reader, log } = await setup({
       source: LIVE,
-      service: { liveTiming: { trustMs: 0, coolMs: 400 } },
+      service: { liveTiming: { trustMs: 0, coolMs: 2_000 } },
     });
     await server.stop();
     expect(await readLive(reader, ALPHA)).toBe(skillMd("alpha", "one"));
@@ -274,7 +274,7 @@ describe("cache: live", () => {
       built: expect.any(String),
       cooling: true,
       error: expect.stringMatching(
-        /^a live read failed: the share could not be reached \((ECONNREFUSED|ECONNRESET)\); reads come from the export for 0\.4 s$/,
+        /^a live read failed: the share could not be reached \((ECONNREFUSED|ECONNRESET)\); reads come from the export for 2 s$/,
       ),
     });
     expect(buildHealth(service.current).status).toBe("degraded");
@@ -298,10 +298,8 @@ describe("cache: live", () => {
     });
     write(root, { "team/kit/skills/alpha/SKILL.md": skillMd("alpha", "slow edit") });
     server.delayMs = 2_000;
-    const started = Date.now();
+    // The share holds the edit: a read that waited for its answer would serve it.
     expect(await readLive(reader, ALPHA)).toBe(skillMd("alpha", "one"));
-    // Measured only to show the read did not wait for the server's answer.
-    expect(Date.now() - started).toBeLessThan(1_900);
     await waitFor(() => fetchOf(service)?.cooling === true);
     expect(fetchOf(service)?.error).toBe("a live read failed: the share did not answer within 100 ms; reads come from the export for 60 s");
   });
