@@ -55,6 +55,8 @@ interface Setup {
 async function setup(
   options: {
     source?: string;
+    /** The share's path on the server (the URL's path). */
+    share?: string;
     folder?: string;
     infinity?: boolean;
     password?: string;
@@ -86,7 +88,7 @@ async function setup(
   fs.writeFileSync(path.join(base, "local", "skills", "gamma", "SKILL.md"), skillMd("gamma", "gamma"));
   const yaml = `sources:
   - name: dav
-    url: webdav+${server.origin}/
+    url: webdav+${server.origin}/${options.share ?? ""}
     auth: {username: ${USER}, password: {env: SKILLSHELF_DAV_PASSWORD}}
 ${options.source ?? ""}plugins:
   - {name: kit, source: "dav://${options.folder ?? "team/kit"}"}
@@ -143,6 +145,12 @@ describe("a snapshot", () => {
     expect(server.gets.sort()).toEqual(
       ["skills/alpha/SKILL.md", "skills/beta/SKILL.md", ...ODD.map((rel) => `skills/alpha/${rel}`)].map((rel) => `/team/kit/${rel}`).sort(),
     );
+  });
+
+  test("a share URL with a path: the folder is read below it", async () => {
+    const { service } = await setup({ share: "team", folder: "kit" });
+    expect(await readText(service.current, ALPHA)).toBe(skillMd("alpha", "one"));
+    expect(service.current.libraries.get("kit")?.skills.get("alpha")?.paths).toEqual(["SKILL.md", ...ODD].sort());
   });
 
   test("walks the folder one level at a time when the server refuses depth infinity", async () => {
