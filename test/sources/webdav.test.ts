@@ -153,6 +153,25 @@ describe("a snapshot", () => {
     expect(service.current.libraries.get("kit")?.skills.get("alpha")?.paths).toEqual(["SKILL.md", ...ODD].sort());
   });
 
+  test("a library's marketplace on a share serves its entries from the same export", async () => {
+    const root = tempDir("skillshelf-dav-share-");
+    write(root, {
+      "team/market/.claude-plugin/marketplace.json": JSON.stringify({ name: "team", plugins: [{ name: "ops", source: "./ops" }] }),
+      "team/market/ops/skills/deploy/SKILL.md": skillMd("deploy", "ship it"),
+    });
+    const server = await DavServer.start(root, { users: { [USER]: PASSWORD }, infinity: true });
+    servers.push(server);
+    const yaml = `sources:\n  - name: dav\n    url: webdav+${server.origin}\n    auth: {username: ${USER}, password: {env: SKILLSHELF_DAV_PASSWORD}}\nlibraries:\n  - {name: team, source: "dav://team/market"}\n`;
+    const service = await ShelfService.start(configOf(yaml, root), () => new Date(), {
+      cacheDir: tempDir("skillshelf-dav-cache-"),
+      env: { SKILLSHELF_DAV_PASSWORD: PASSWORD },
+    });
+    services.push(service);
+    expect(await readText(service.current, "skill://team/deploy/SKILL.md")).toBe(skillMd("deploy", "ship it"));
+    expect(buildHealth(service.current).plugins["ops@team"]).toMatchObject({ status: "ok", fetch: "dav://team/market", skills: 1 });
+    expect(server.propfinds).toBe(1);
+  });
+
   test("walks the folder one level at a time when the server refuses depth infinity", async () => {
     const { service, server } = await setup({ infinity: false });
     expect(await readText(service.current, ALPHA)).toBe(skillMd("alpha", "one"));
