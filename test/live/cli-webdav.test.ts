@@ -98,6 +98,8 @@ test("serve: a live read sees an edit at once; /health shows cooling while the s
       ),
     });
 
+    expect(await (await fetch(`${origin}/metrics`)).text()).toContain('skillshelf_fetch_cooling{fetch="team://Team Skills"} 1\n');
+
     await server.listen();
     fs.mkdirSync(path.join(root, "Team Skills", "skills", "beta"));
     fs.writeFileSync(path.join(root, "Team Skills", "skills", "beta", "SKILL.md"), skillMd("beta", "b"));
