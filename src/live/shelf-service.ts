@@ -204,11 +204,6 @@ export class ShelfService {
     return this.webdav?.revalidate(abs) ?? Promise.resolve(undefined);
   }
 
-  /** Files downloaded from WebDAV shares since start (listings and live reads). */
-  get webdavDownloads(): number {
-    return this.webdav?.downloads ?? 0;
-  }
-
   /** Re-resolve the branch and tag refs of one git source (or list one WebDAV source again), or of all, re-harvesting
    *  only plugins whose fetch moved. */
   refresh(source?: string): Promise<string[]> {

@@ -20,8 +20,8 @@ const STALE_BUILD_MS = 60 * 60_000;
 /** Downloads of one export at a time. */
 const DOWNLOADS = 8;
 
-/** How a live read revalidates (§ docs/sources.md): trust a tag this long, give up on the share after this long, and
- *  read from the export this long after a failure. */
+/** How a live read revalidates (docs/sources.md, "Live reads"): trust a tag this long, give up on the share after
+ *  this long, and read from the export this long after a failure. */
 export interface LiveTiming {
   readonly trustMs: number;
   readonly giveUpMs: number;
@@ -97,8 +97,6 @@ export class WebdavFetcher {
   private readonly exports = new Map<string, NodeJS.Timeout | null>();
   private inUse = new Set<string>();
   private readonly timing: LiveTiming;
-  /** Files downloaded since start (for tests and the bench). */
-  downloads = 0;
 
   private constructor(private readonly options: WebdavFetcherOptions) {
     this.timing = { ...LIVE_TIMING, ...options.live };
@@ -196,7 +194,6 @@ export class WebdavFetcher {
             if (await linkOrCopy(path.join(reuse.dir, ...rel.split("/")), target)) continue;
           }
           await writeFile(target, await share.download(rel), { mode: 0o600 });
-          this.downloads++;
         }
       };
       await Promise.all(Array.from({ length: DOWNLOADS }, next));
@@ -291,13 +288,12 @@ export class WebdavFetcher {
     const timer = setTimeout(() => controller.abort(), this.timing.giveUpMs);
     try {
       const share = DavShare.open(request, this.options.env, this.timing.giveUpMs);
-      const now = await share.tag(rel, controller.signal);
+      const current = await share.tag(rel, controller.signal);
       let override: Override | undefined;
       // Gone from the share (or a folder now), or grown past the size limit: the export serves until a listing.
-      if (now !== null && now.tag !== entry.tag && now.size <= (this.options.maxFileBytes ?? Infinity)) {
-        const tag = now.tag;
+      if (current !== null && current.tag !== entry.tag && current.size <= (this.options.maxFileBytes ?? Infinity)) {
+        const tag = current.tag;
         override = last?.override?.tag === tag ? last.override : { tag, bytes: await share.download(rel, controller.signal) };
-        if (last?.override?.tag !== tag) this.downloads++;
       }
       live.checked.set(rel, override === undefined ? { at: this.nowMs() } : { at: this.nowMs(), override });
       return override?.bytes;
