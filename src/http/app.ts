@@ -15,6 +15,7 @@ import { renderShelfPage } from "./page.js";
 import { Readiness, withProbes } from "./probes.js";
 import { answerErrors, answerNotFound, limitNesting, MAX_JSON_DEPTH, type OnRefused } from "./bad-requests.js";
 import { guardStateChanges } from "./exposure.js";
+import { routeResourceMetadata } from "./resource-metadata.js";
 import type { ServerMetrics } from "./metrics.js";
 import type { ConfigError } from "../config/index.js";
 
@@ -55,6 +56,7 @@ export interface HttpApp {
 export function createHttpApp(holder: ShelfHolder, deps: ServerDeps, options: HttpOptions): HttpApp {
   const app = createGuardedApp(options);
   const onRefused = options.onRefused ?? (() => undefined);
+  if (options.access.oauth !== undefined) routeResourceMetadata(app, options.access.oauth);
   app.use(authenticate(options.access));
   app.use(limitNesting(MAX_JSON_DEPTH, onRefused));
   const { mcp, inFlight } = routeMcp(app, holder, deps, options);
@@ -128,7 +130,12 @@ function routeOperator(app: Express, holder: ShelfHolder, deps: ServerDeps, opti
   app.get("/health", admin, (_req, res) => {
     const report = buildHealth(holder.current);
     const configErrors = options.configErrors?.() ?? [];
-    res.status(httpStatusOf(report.status)).json(configErrors.length === 0 ? report : { ...report, config: { errors: configErrors } });
+    const oauth = options.access.oauth?.state();
+    res.status(httpStatusOf(report.status)).json({
+      ...report,
+      ...(configErrors.length === 0 ? {} : { config: { errors: configErrors } }),
+      ...(oauth === undefined ? {} : { oauth }),
+    });
   });
   app.post("/reindex", admin, async (_req, res) => {
     try {
