@@ -5,6 +5,8 @@
 import { SignJWT, UnsecuredJWT, type JWTPayload } from "jose";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { ShelfService } from "../../src/live/shelf-service.js";
+import { HEALTH_SCHEMA } from "../../src/http/openapi.js";
+import { buildAjv } from "../support/openapi.js";
 import { loadConfig } from "../../src/config/index.js";
 import { connectHttp, listSkillUris, notFound, readResource } from "../scopes/harness.js";
 import { NEVER, NEVER_MESSAGE, asNever } from "../scopes/expected.js";
@@ -200,7 +202,10 @@ describe("tokens minted by the provider for this resource", () => {
   test("an admin rule opens /health, which shows the issuer's state and no secret; others get 403", async () => {
     const health = await send(shelf.origin, { path: "/health", headers: bearer(await provider.signIn("carol", shelf.resource)) });
     expect(health.status).toBe(200);
-    const oauth = (JSON.parse(health.text) as { oauth: Record<string, unknown> }).oauth;
+    const report = JSON.parse(health.text) as { oauth: Record<string, unknown> };
+    const validate = buildAjv().compile(HEALTH_SCHEMA);
+    expect(validate(report), JSON.stringify(validate.errors)).toBe(true);
+    const oauth = report.oauth;
     expect({ ...oauth, lastRefresh: typeof oauth["lastRefresh"], cachedTokens: typeof oauth["cachedTokens"] }).toEqual({
       issuer: provider.issuer,
       metadata: `${provider.issuer}/.well-known/openid-configuration`,
