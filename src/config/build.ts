@@ -74,6 +74,7 @@ interface RawGrant extends RawScope {
 interface RawOAuth {
   readonly issuer: string;
   readonly resource: string;
+  readonly audiences?: readonly string[];
   readonly algorithms?: readonly string[];
   readonly clockSkew?: string | number;
   readonly scopes?: readonly string[];
@@ -340,6 +341,7 @@ function buildOAuth(raw: RawConfig, o: RawOAuth, report: Report): OAuthConfig | 
   return {
     issuer: o.issuer,
     resource: o.resource,
+    audiences: o.audiences ?? [],
     algorithms: o.algorithms ?? OAUTH_ALGORITHMS,
     clockSkewMs,
     scopes: o.scopes ?? [],

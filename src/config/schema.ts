@@ -207,6 +207,9 @@ export const CONFIG_SCHEMA = {
           minLength: 1,
           description: "This server's public MCP URL (https://skills.example.com/mcp): the audience tokens are minted for (RFC 8707).",
         },
+        audiences: strings(
+          "Further aud values a token may carry instead of resource, for a provider that names the API otherwise (Entra ID: the application's client id).",
+        ),
         algorithms: {
           type: "array",
           description: "JWS algorithms accepted on access tokens. Default: every listed one.",

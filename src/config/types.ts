@@ -104,6 +104,8 @@ export interface OAuthConfig {
   readonly issuer: string;
   /** This server's public MCP URL: the audience tokens must be minted for (RFC 8707). */
   readonly resource: string;
+  /** Further `aud` values a token may carry instead of `resource` (a provider that names its API otherwise). */
+  readonly audiences: readonly string[];
   /** JWS algorithms accepted on access tokens (never `none`, never HMAC). */
   readonly algorithms: readonly string[];
   readonly clockSkewMs: number;

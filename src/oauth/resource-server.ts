@@ -146,7 +146,7 @@ export class ResourceServer {
     try {
       const { payload } = await jwtVerify(token, this.issuer.key, {
         issuer: this.config.issuer,
-        audience: this.config.resource,
+        audience: [this.config.resource, ...this.config.audiences],
         algorithms: [...this.config.algorithms],
         clockTolerance: Math.round(this.config.clockSkewMs / 1000),
         requiredClaims: ["exp", "sub"],
@@ -194,7 +194,8 @@ export class ResourceServer {
       return refuse(401, "invalid_token", "the token was issued by another issuer", signedIn);
     }
     const audience = answer["aud"];
-    if (audience !== undefined && !(Array.isArray(audience) ? audience : [audience]).includes(this.config.resource)) {
+    const accepted = [this.config.resource, ...this.config.audiences];
+    if (audience !== undefined && !(Array.isArray(audience) ? audience : [audience]).some((aud) => accepted.includes(aud as string))) {
       return refuse(401, "invalid_token", "the token was not issued for this resource", signedIn);
     }
     if (typeof answer["exp"] === "number" && answer["exp"] + skew <= nowSeconds)

@@ -21,6 +21,7 @@ test("a full section maps to the typed config; rules expand libraries into one c
   const result = parse(
     ISSUER,
     RESOURCE,
+    "  audiences: [0a1b2c3d-aaaa-bbbb-cccc-000011112222]",
     "  algorithms: [RS256, ES256]",
     "  clockSkew: 10s",
     "  scopes: [skills.read]",
@@ -34,6 +35,7 @@ test("a full section maps to the typed config; rules expand libraries into one c
   expect(result.ok && result.config.oauth).toEqual({
     issuer: "https://login.example.com/realms/eng",
     resource: "https://skills.example.com/mcp",
+    audiences: ["0a1b2c3d-aaaa-bbbb-cccc-000011112222"],
     algorithms: ["RS256", "ES256"],
     clockSkewMs: 10_000,
     scopes: ["skills.read"],
@@ -61,6 +63,7 @@ test("defaults: every asymmetric algorithm, 30 s of skew, no scopes, no rules; t
     oauth: {
       issuer: "https://login.example.com/realms/eng",
       resource: "https://skills.example.com/mcp",
+      audiences: [],
       algorithms: ALL_ALGORITHMS,
       clockSkewMs: 30_000,
       scopes: [],
@@ -88,7 +91,7 @@ const rows: { name: string; lines: string[]; errors: Omit<ConfigError, "file">[]
       {
         path: "/oauth/audience",
         line: 6,
-        rule: "unknown key 'audience'; the keys here are: issuer, resource, algorithms, clockSkew, scopes, introspection, rules, default",
+        rule: "unknown key 'audience'; the keys here are: issuer, resource, audiences, algorithms, clockSkew, scopes, introspection, rules, default",
       },
     ],
   },

@@ -32,6 +32,7 @@ const USERS = {
 /** Engineering in library eng for platform-eng, the public corner of docs for writers, admin for sre. */
 const RULES: OAuthYaml = (resource) => `  issuer: ${provider.issuer}
   resource: ${resource}
+  audiences: [urn:example:skills-api]
   scopes: [skills]
   clockSkew: 5s
   rules:
@@ -154,6 +155,10 @@ describe("tokens minted by the provider for this resource", () => {
     } finally {
       await conn.close();
     }
+  });
+
+  test("a token for one of the further audiences the config names is accepted too", async () => {
+    expect(await skillsSeenBy(await provider.signIn("alice", "urn:example:skills-api"))).toEqual(ENG_SKILLS);
   });
 
   test("bob (writers) sees the public corner of docs", async () => {
