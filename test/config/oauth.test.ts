@@ -119,6 +119,11 @@ const rows: { name: string; lines: string[]; errors: Omit<ConfigError, "file">[]
     ],
   },
   {
+    name: "a scope with a space",
+    lines: [ISSUER, RESOURCE, '  scopes: ["skills read"]'],
+    errors: [{ path: "/oauth/scopes/0", line: 6, rule: "must be an OAuth scope: printable ASCII without spaces, quotes or backslashes" }],
+  },
+  {
     name: "a clock skew beyond 5 minutes",
     lines: [ISSUER, RESOURCE, "  clockSkew: 10m"],
     errors: [{ path: "/oauth/clockSkew", line: 6, rule: "must be at most 5m: a longer leeway accepts tokens long expired" }],
