@@ -342,9 +342,19 @@ describe("keys", () => {
   test("a key id the cache does not hold is read again, so a rotation is picked up", async () => {
     const before = await provider.signIn("alice", shelf.resource);
     expect(await skillsSeenBy(before)).toEqual(ENG_SKILLS);
+    // A token signed with a key the provider does not publish yet is refused…
+    const next = await makeSigningKey("key-2");
+    const early = await forge(next);
+    const refused = await postMcp(shelf.origin, bearer(early));
+    expect([refused.status, JSON.parse(refused.text)]).toEqual([
+      401,
+      { error: "invalid_token", error_description: "the token is signed with a key the issuer does not publish" },
+    ]);
+    // …and accepted once the provider rotates to it, as are the tokens the provider now mints with it.
     const reads = provider.hits.get("/jwks") ?? 0;
-    const first = provider.keys[0] as SigningKey;
-    await provider.rotate([await makeSigningKey("key-2"), first]);
+    await provider.rotate([next, provider.keys[0] as SigningKey]);
+    expect(await skillsSeenBy(early)).toEqual(ENG_SKILLS);
+    expect(provider.hits.get("/jwks")).toBe(reads + 1);
     const after = await provider.signIn("alice", shelf.resource);
     expect(after.split(".")[0]).not.toBe(before.split(".")[0]); // another kid in the header
     expect(await skillsSeenBy(after)).toEqual(ENG_SKILLS);
