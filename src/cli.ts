@@ -153,6 +153,7 @@ async function runServe(command: CommandSpec, values: Values, dirs: readonly str
     port,
     drainMs: settings.drainMs,
     log,
+    ...(settings.sessions === undefined ? {} : { sessions: { ...settings.sessions, log } }),
     allowedHosts: settings.allowedHosts,
     allowedOrigins: settings.allowedOrigins,
     allowAnyHost: settings.allowAnyHost,

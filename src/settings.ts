@@ -58,6 +58,8 @@ export interface ServeSettings {
   readonly allowedOrigins: readonly string[];
   readonly allowAnyHost: boolean;
   readonly cacheDir: string;
+  /** 2025-era HTTP sessions; absent with --stateless (or over stdio). */
+  readonly sessions?: { readonly max: number; readonly idleMs: number };
 }
 
 /** Reads and checks every setting of `serve`; a UsageError names every bad one at once. */
@@ -101,8 +103,10 @@ export function readServeSettings(command: CommandSpec, values: Values, env: Env
     problems.push(`SKILLSHELF_ALLOW_ANY_HOST must be true or false (got '${anyHost}')`);
   }
   const allowAnyHost = anyHost === "true" || anyHost === "1";
+  const sessions = readSessions(command, values, env, problems);
   if (transport === "stdio") {
-    for (const name of ["host", "port", "allowed-hosts", "allowed-origins", "allow-any-host", "drain-seconds"]) {
+    const httpOnly = ["host", "port", "allowed-hosts", "allowed-origins", "allow-any-host", "drain-seconds"];
+    for (const name of [...httpOnly, "stateless", "max-sessions", "session-idle-seconds"]) {
       if (values[name] !== undefined) problems.push(`--${name} applies to --transport http only`);
     }
   } else {
@@ -113,5 +117,44 @@ export function readServeSettings(command: CommandSpec, values: Values, env: Env
   }
   const cacheDir = setting(command, values, "cache-dir", env) ?? defaultCacheDir(env, home);
   if (problems.length > 0) throw new UsageError(problems, command);
-  return { transport, host, port, drainMs: drain * 1000, logLevel, logFormat, allowedHosts, allowedOrigins, allowAnyHost, cacheDir };
+  return {
+    transport,
+    host,
+    port,
+    drainMs: drain * 1000,
+    logLevel,
+    logFormat,
+    allowedHosts,
+    allowedOrigins,
+    allowAnyHost,
+    cacheDir,
+    ...(transport === "http" && sessions !== undefined ? { sessions } : {}),
+  };
+}
+
+/** --stateless, or the bounds of 2025-era sessions: --max-sessions and --session-idle-seconds. */
+function readSessions(command: CommandSpec, values: Values, env: Env, problems: string[]): ServeSettings["sessions"] {
+  const raw = values["stateless"] === true ? "true" : (setting(command, values, "stateless", env) ?? "false");
+  if (!["true", "false", "1", "0"].includes(raw)) problems.push(`SKILLSHELF_STATELESS must be true or false (got '${raw}')`);
+  const stateless = raw === "true" || raw === "1";
+  const rawMax = setting(command, values, "max-sessions", env);
+  const rawIdle = setting(command, values, "session-idle-seconds", env);
+  if (stateless) {
+    // Only flags: an environment that sets every variable for every deployment stays valid.
+    for (const name of ["max-sessions", "session-idle-seconds"]) {
+      if (values[name] !== undefined) problems.push(`--${name} bounds sessions, which --stateless turns off`);
+    }
+    return undefined;
+  }
+  const max = Number(rawMax ?? "1000");
+  if (!/^\d+$/.test(rawMax ?? "1000") || max < 1 || max > 1_000_000) {
+    problems.push(
+      `${sourceOf(command, values, "max-sessions")} must be a whole number from 1 to 1000000 (got '${rawMax}'); --stateless turns sessions off`,
+    );
+  }
+  const idle = Number(rawIdle ?? "900");
+  if (!/^\d+(\.\d+)?$/.test(rawIdle ?? "900") || idle < 0.1 || idle > 86400) {
+    problems.push(`${sourceOf(command, values, "session-idle-seconds")} must be a number of seconds from 0.1 to 86400 (got '${rawIdle}')`);
+  }
+  return { max, idleMs: Math.round(idle * 1000) };
 }

@@ -131,6 +131,26 @@ const SERVE: CommandSpec = {
       default: "5",
       help: "On SIGTERM, how long /readyz answers 503 while requests are still served, before the listener closes (HTTP; 0 to 3600).",
     },
+    {
+      name: "stateless",
+      env: "SKILLSHELF_STATELESS",
+      default: "false",
+      help: "Serve 2025-era HTTP clients without sessions: no Mcp-Session-Id, GET and DELETE /mcp answer 405, and such clients hear of no change. 2026-07-28 clients are stateless either way.",
+    },
+    {
+      name: "max-sessions",
+      value: "N",
+      env: "SKILLSHELF_MAX_SESSIONS",
+      default: "1000",
+      help: "The most 2025-era HTTP sessions open at once (1 to 1000000). One more initialize closes the session idle longest; when every session has a request or stream open, it is refused with 503.",
+    },
+    {
+      name: "session-idle-seconds",
+      value: "S",
+      env: "SKILLSHELF_SESSION_IDLE_SECONDS",
+      default: "900",
+      help: "A 2025-era HTTP session with no request and no stream open for this long is closed; its next request answers 404 and the client initializes again (0.1 to 86400).",
+    },
     HELP_FLAG,
   ],
 };

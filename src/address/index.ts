@@ -22,6 +22,8 @@ export {
   MANIFEST_FILE,
   SKILL_FILE,
   encodeSegment,
+  formatPageName,
+  generatedDocumentOf,
   formatSkillMdUri,
   formatSkillUri,
   isAddressableSegment,
@@ -31,3 +33,4 @@ export type { SkipRow } from "./skip-row.js";
 export { LOG_LEVELS, createLogger, type LogFormat, type LogLevel, type Logger } from "./log.js";
 export { VERSION } from "./version.js";
 export { memoize, memoizeBy } from "./memo.js";
+export { cutAtWord, formatOneLine } from "./text.js";

@@ -9,6 +9,19 @@ export const FILES_FILE = "_files.md";
 export const MANIFEST_FILE = "_manifest";
 export const SKILL_FILE = "SKILL.md";
 
+/** A generated document and which of its pages a name asks for: `_index.md` => index page 0 (the document
+ *  itself), `_files-3.md` => files page 3; any other name => null. Page numbers have no leading zero. */
+export function generatedDocumentOf(name: string): { readonly document: "index" | "files"; readonly page: number } | null {
+  const match = /^_(index|files)(?:-([1-9][0-9]{0,5}))?\.md$/.exec(name);
+  if (match === null) return null;
+  return { document: match[1] === "index" ? "index" : "files", page: match[2] === undefined ? 0 : Number(match[2]) };
+}
+
+/** The name of page `page` of a generated document (`0` is the document itself). */
+export function formatPageName(document: "index" | "files", page: number): string {
+  return page === 0 ? `_${document}.md` : `_${document}-${page}.md`;
+}
+
 export interface SkillAddress {
   readonly library: string;
   /** Decoded, dot segments removed (clamped at the library root), empty segments dropped. */
@@ -54,7 +67,8 @@ export function parseSkillUri(uri: string): SkillAddress | null {
 }
 
 // What must be escaped so a segment parses back to itself (`%`), plus what RFC 3986 forbids in a path
-// (controls, space, `"<>[\]^`{|}`) and `?`/`#`, which generic URI parsers would cut off. Non-ASCII stays (IRI).
+// (controls, space, `"`, `<`, `>`, `[`, `]`, `^`, `` ` ``, `{`, `|`, `}`) and `?`/`#`, which generic URI parsers would
+// cut off. Non-ASCII stays (IRI). A backslash never gets here: no addressable segment holds one.
 const UNSAFE = /[\u0000-\u0020\u007f%?#"<>[\]^`{|}]/g;
 
 /** `my notes` => `my%20notes`; `100%` => `100%25`; `loki` => `loki`. */

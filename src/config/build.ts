@@ -6,6 +6,7 @@ import type {
   ClaimRule,
   ClientConfig,
   Config,
+  ConflictRule,
   Dialect,
   Naming,
   LibraryConfig,
@@ -62,6 +63,7 @@ interface RawLibrary {
   readonly plugins?: readonly string[];
   readonly pluginSelector?: { readonly categories?: readonly string[]; readonly tags?: readonly string[] };
   readonly naming?: Naming;
+  readonly conflicts?: ConflictRule;
 }
 interface RawScope {
   readonly library?: string;
@@ -275,6 +277,7 @@ function buildLibraries(
       plugins: l.plugins ?? [],
       ...(selector === undefined ? {} : { pluginSelector: selector }),
       ...(l.naming === undefined ? {} : { naming: l.naming }),
+      ...(l.conflicts === undefined ? {} : { conflicts: l.conflicts }),
     });
   }
   return libraries;

@@ -162,6 +162,12 @@ export const CONFIG_SCHEMA = {
           description:
             "For the marketplace entries of source. strict: skip a skill whose name breaks the Agent Skills rules; lenient: serve it with a warning.",
         },
+        conflicts: {
+          enum: ["keep-first", "drop-plugin"],
+          default: "keep-first",
+          description:
+            "A plugin colliding with an earlier one. keep-first: the earlier plugin keeps each contested address and the later one serves the rest; drop-plugin: the later plugin is dropped whole.",
+        },
         plugins: strings("Plugin names, or <entry>@<library>, in serving order.", { $ref: "#/$defs/pluginRef" }),
         pluginSelector: {
           type: "object",

@@ -43,6 +43,10 @@ export type Dialect = "auto" | "skillshelf" | "claude" | "copilot";
  *  description, each with a warning. */
 export type Naming = "strict" | "lenient";
 
+/** What a library does with a plugin that collides with an earlier one: serve the rest of it (`keep-first`: the
+ *  earlier plugin keeps each contested address) or drop it whole (`drop-plugin`). */
+export type ConflictRule = "keep-first" | "drop-plugin";
+
 /** The glob lists that pick a plugin's files, declared once and carried from the config (or a marketplace entry,
  *  or a plugin manifest) to the harvest. An absent list means the convention; `[]` turns that kind off. */
 export interface PluginGlobs {
@@ -83,6 +87,8 @@ export interface LibraryConfig {
   readonly pluginSelector?: PluginSelector;
   /** For the entries of `source`'s marketplace; absent: strict. */
   readonly naming?: Naming;
+  /** Absent: keep-first. */
+  readonly conflicts?: ConflictRule;
 }
 
 /** What a scope narrows to: a client's ceiling, or what one request asks for. */

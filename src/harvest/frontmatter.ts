@@ -1,6 +1,6 @@
 // SKILL.md: the frontmatter block (§3.3) and the name rule (§3.4). Pure: bytes in, a value out.
 import { isMap, isScalar, parseDocument } from "yaml";
-
+import { cutAtWord } from "../address/index.js";
 import { MAX_DESCRIPTION_CHARS, REASONS } from "./reasons.js";
 
 export type SkillMdParse =
@@ -196,13 +196,4 @@ export function checkSkillFrontmatterLenient(
   if (chars <= MAX_DESCRIPTION_CHARS) return { ok: true, name, description, byName, renamed, cut: false, warnings };
   warnings.push(REASONS.descriptionCut(chars));
   return { ok: true, name, description: cutAtWord(description, MAX_DESCRIPTION_CHARS), byName, renamed, cut: true, warnings };
-}
-
-/** At most `max` code points, cut after the last whole word that fits and ended with `…`. */
-export function cutAtWord(text: string, max: number): string {
-  const points = [...text];
-  if (points.length <= max) return text;
-  const head = points.slice(0, max - 1).join("");
-  const space = head.search(/\s\S*$/);
-  return `${(space > 0 ? head.slice(0, space) : head).trimEnd()}…`;
 }

@@ -26,7 +26,7 @@ export interface HarvestInput extends PluginGlobs {
   readonly limits: { readonly fileBytes: number };
   /** How skill names are checked (absent: strict). */
   readonly naming?: Naming;
-  /** The `skills` and `files` globs the config file wrote: each that matches nothing is a warning row. */
+  /** The `skills`, `prompts` and `files` globs the config file wrote: each that matches nothing is a warning row. */
   readonly reportUnmatched?: PluginGlobs;
   /** The last harvest of this plugin: unchanged files (same real path, size and mtime) are not read again. */
   readonly previous?: HarvestedPlugin;
@@ -136,6 +136,7 @@ function reportUnmatched(ctx: HarvestContext, plugin: string, written: PluginGlo
   const kinds = [
     ["skills", written.skills, (glob: string) => compileSkillGlobs([glob])],
     ["files", written.files, (glob: string) => compileFileGlobs([glob])],
+    ["prompts", written.prompts, (glob: string) => selectPromptGlobs([glob], undefined).globs],
   ] as const;
   for (const [key, globs, compile] of kinds) {
     for (const glob of globs ?? []) {

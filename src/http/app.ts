@@ -1,5 +1,6 @@
-// The HTTP face: POST /mcp (both eras, stateless), the operator's /health and /reindex, /openapi.yaml and a
-// read-only page at /. Host and Origin are validated on every route; bodies are size-limited.
+// The HTTP face: /mcp (2026-07-28 stateless; 2025-era sessions unless stateless), the operator's /health and
+// /reindex, /openapi.yaml and a read-only page at /. Host and Origin are validated on every route; bodies are
+// size-limited.
 import { createMcpExpressApp } from "@modelcontextprotocol/express";
 import { toNodeHandler } from "@modelcontextprotocol/node";
 import { createMcpHandler, type McpHttpHandler } from "@modelcontextprotocol/server";
@@ -18,6 +19,7 @@ import { guardStateChanges } from "./exposure.js";
 import { routeResourceMetadata } from "./resource-metadata.js";
 import type { ServerMetrics } from "./metrics.js";
 import type { ConfigError } from "../config/index.js";
+import { type LegacySessions, openSessions, type SessionOptions } from "./sessions.js";
 
 export interface HttpOptions {
   readonly host: string;
@@ -39,6 +41,8 @@ export interface HttpOptions {
   readonly access: Access;
   /** Served at GET /metrics (admin-only when clients are declared) and fed by every request. */
   readonly metrics?: ServerMetrics;
+  /** 2025-era sessions (`Mcp-Session-Id`, the GET stream, change notifications); absent: stateless. */
+  readonly sessions?: SessionOptions;
 }
 
 const DEFAULT_BODY_LIMIT = "256kb";
@@ -51,6 +55,8 @@ export interface HttpApp {
   readonly inFlight: InFlight;
   /** GET /readyz answers 200 once marked ready, 503 again once marked draining. */
   readonly readiness: Readiness;
+  /** The 2025-era sessions, unless the app is stateless: announce rebuilds to them, close them on shutdown. */
+  readonly sessions: LegacySessions | undefined;
 }
 
 export function createHttpApp(holder: ShelfHolder, deps: ServerDeps, options: HttpOptions): HttpApp {
@@ -59,13 +65,13 @@ export function createHttpApp(holder: ShelfHolder, deps: ServerDeps, options: Ht
   if (options.access.oauth !== undefined) routeResourceMetadata(app, options.access.oauth);
   app.use(authenticate(options.access));
   app.use(limitNesting(MAX_JSON_DEPTH, onRefused));
-  const { mcp, inFlight } = routeMcp(app, holder, deps, options);
+  const { mcp, inFlight, sessions } = routeMcp(app, holder, deps, options);
   routeOperator(app, holder, deps, options);
   // Everything else, and every error (body-parser's included), answers JSON-RPC-shaped JSON, never an HTML page.
   app.use(answerNotFound(onRefused));
   app.use(answerErrors(options.bodyLimit ?? DEFAULT_BODY_LIMIT, onRefused, options.onError));
   const readiness = new Readiness();
-  return { app: withProbes(app, readiness, options.metrics?.track), mcp, inFlight, readiness };
+  return { app: withProbes(app, readiness, options.metrics?.track), mcp, inFlight, readiness, sessions };
 }
 
 /** The express app with the SDK's Host and Origin checks, our Origin check on every state change, a body limit. */
@@ -89,8 +95,9 @@ function createGuardedApp(options: HttpOptions): Express {
   return app;
 }
 
-/** POST /mcp (both eras): the request's scope is refused or compiled here and rides to the server factory. */
-function routeMcp(app: Express, holder: ShelfHolder, deps: ServerDeps, options: HttpOptions): { mcp: McpHttpHandler; inFlight: InFlight } {
+/** /mcp (both eras): the request's scope is refused or compiled here and rides to the server factory, or to the
+ *  2025-era session it opens. */
+function routeMcp(app: Express, holder: ShelfHolder, deps: ServerDeps, options: HttpOptions): Omit<HttpApp, "app" | "readiness"> {
   // The view was compiled by the route below and rides in the SDK's auth pass-through to the factory.
   const mcp = createMcpHandler(
     (ctx) => buildMcpServer(deps, (ctx.authInfo?.extra?.["view"] as RequestView | undefined) ?? DEFAULT_VIEW, ctx.era),
@@ -98,8 +105,10 @@ function routeMcp(app: Express, holder: ShelfHolder, deps: ServerDeps, options: 
   );
   const handleMcp = toNodeHandler(mcp, { onerror: options.onError });
   const inFlight = new InFlight();
+  const sessions = openSessions(deps, options);
   app.all("/mcp", (req, res) => {
-    if (isListenRequest(req.body)) inFlight.exclude(res);
+    // Streams (subscriptions/listen, a session's GET) never finish by themselves: a drain does not wait for them.
+    if (isListenRequest(req.body) || req.method === "GET") inFlight.exclude(res);
     const caller = callerOf(req);
     const settings = parseRequestSettings(
       new URL(req.originalUrl, "http://localhost").searchParams,
@@ -119,9 +128,11 @@ function routeMcp(app: Express, holder: ShelfHolder, deps: ServerDeps, options: 
       personal: caller !== null || compiled.scope.key !== "*",
     };
     (req as Request & { auth?: unknown }).auth = formatAuthInfo(caller, { view });
-    void handleMcp(req, res, req.body);
+    const stateless = (): void => void handleMcp(req, res, req.body);
+    if (sessions === undefined) return stateless();
+    void sessions.serve(req, res, view, stateless);
   });
-  return { mcp, inFlight };
+  return { mcp, inFlight, sessions };
 }
 
 /** The operator's routes: /health, /reindex, /metrics, /openapi.yaml and the page. */

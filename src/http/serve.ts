@@ -32,12 +32,14 @@ export interface HttpServing {
 }
 
 export async function serveHttp(holder: ShelfHolder, deps: ServerDeps, options: ServeHttpOptions): Promise<HttpServing> {
-  const { app, mcp, inFlight, readiness } = createHttpApp(holder, deps, options);
+  const { app, mcp, inFlight, readiness, sessions } = createHttpApp(holder, deps, options);
   const server = await listen(app, options.host, options.port);
   server.on("request", (_req, res: ServerResponse) => inFlight.track(res));
   if (options.cacheStats !== undefined) options.metrics?.watch(holder, options.cacheStats);
-  // 2026-07-28 clients hear of changes on their subscriptions/listen streams; stateless 2025 HTTP cannot.
+  // 2026-07-28 clients hear of changes on their subscriptions/listen streams, 2025-era sessions on their GET
+  // stream; stateless 2025-era HTTP (--stateless, or a request sent without a session) cannot.
   holder.onSwap((next, previous) => announceOverHttp(mcp.notify, previous, next));
+  if (sessions !== undefined) holder.onSwap((next, previous) => void sessions.announce(previous, next));
   const address = server.address() as AddressInfo;
   const shownHost = address.family === "IPv6" ? `[${address.address}]` : address.address;
   readiness.markReady();
@@ -48,13 +50,14 @@ export async function serveHttp(holder: ShelfHolder, deps: ServerDeps, options: 
   const drain = (): void => {
     endWindow = () => undefined;
     options.log.log("info", "draining in-flight requests");
-    // Stop accepting, end the open subscriptions/listen streams (they never finish by themselves), close idle
-    // keep-alive sockets, and let requests in flight finish; whatever still hangs after the grace is cut.
+    // Stop accepting, end the open subscriptions/listen streams and close the 2025-era sessions (their GET streams
+    // never finish by themselves), close idle keep-alive sockets, and let requests in flight finish; whatever still
+    // hangs after the grace is cut.
     server.close(() => closedNow());
     server.closeIdleConnections();
     void inFlight
       .drained()
-      .then(() => mcp.close())
+      .then(() => Promise.all([mcp.close(), sessions?.close()]))
       .then(() => server.closeAllConnections());
     setTimeout(() => server.closeAllConnections(), DRAIN_GRACE_MS).unref();
   };

@@ -37,7 +37,7 @@ export class ShelfSearch {
     const entry = this.entry(scope.key);
     if (entry.shelf !== shelf) {
       const visible = visibleSkills(shelf, scope);
-      entry.index.apply(visible, await readBodies(entry.index.missing(visible)));
+      await entry.index.applyInSlices(visible, await readBodies(entry.index.missing(visible)), nextTurn);
       entry.shelf = shelf;
     }
     return entry.index.search(request);
@@ -53,6 +53,11 @@ export class ShelfSearch {
     this.entries.set(key, entry);
     return entry;
   }
+}
+
+/** Lets requests waiting on the event loop run between two slices of indexing. */
+function nextTurn(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
 }
 
 /** The served SKILL.md bodies of `skills` by SKILL.md address; one that cannot be read now (changed since the

@@ -15,6 +15,9 @@ export interface WatchTarget {
   readonly fetch: string;
   /** Absolute root to watch. Internal: never reported. */
   readonly abs: string;
+  /** Hidden directories (path from the root) the harvest enters because a glob spells them out, e.g.
+   *  `skills/.curated`: they are watched too. */
+  readonly hiddenOptIns?: (path: string) => boolean;
 }
 
 export interface WatchOptions {
@@ -33,12 +36,6 @@ const MAX_WAIT_WINDOWS = 5;
 /** A directory worth walking into: not hidden (but `.github`/`.claude`/`.agents`), not node_modules. */
 function isWatchedName(name: string): boolean {
   return name !== "node_modules" && !isHiddenSegment(name);
-}
-
-/** An event worth a rescan: anything but hidden churn (`.git`, editor swap files). `..data` and its siblings are
- *  how a Kubernetes ConfigMap mount swaps its files in, so those count. */
-function isRelevantEvent(name: string | null): boolean {
-  return name === null || isWatchedName(name) || name.startsWith("..");
 }
 
 /** Directories watched between two turns of the event loop while a tree is being set up, so requests are served
@@ -90,12 +87,26 @@ class RootWatch {
     }
     const children: string[] = [];
     for (const entry of entries) {
+      const child = path.join(dir, entry.name);
       // In-root symlinks to directories are followed by harvest, so they are watched too; loops end at `has`.
-      if (isWatchedName(entry.name) && (entry.isDirectory() || (entry.isSymbolicLink() && isDirectorySync(path.join(dir, entry.name))))) {
-        children.push(path.join(dir, entry.name));
+      if (this.isWatched(child, entry.name) && (entry.isDirectory() || (entry.isSymbolicLink() && isDirectorySync(child)))) {
+        children.push(child);
       }
     }
     return children;
+  }
+
+  /** Whether `abs` (named `name`) is a directory worth walking into: not hidden unless a glob opts it in. */
+  private isWatched(abs: string, name: string): boolean {
+    if (isWatchedName(name)) return true;
+    const optIns = this.target.hiddenOptIns;
+    return name !== ".git" && optIns !== undefined && optIns(path.relative(this.target.abs, abs).split(path.sep).join("/"));
+  }
+
+  /** An event worth a rescan: anything but hidden churn (`.git`, editor swap files), unless opted in. `..data` and
+   *  its siblings are how a Kubernetes ConfigMap mount swaps its files in, so those count. */
+  private isRelevantEvent(dir: string, name: string | null): boolean {
+    return name === null || name.startsWith("..") || this.isWatched(path.join(dir, name), name);
   }
 
   close(): void {
@@ -105,11 +116,11 @@ class RootWatch {
   }
 
   private changed(dir: string, name: string | null): void {
-    if (!isRelevantEvent(name)) return;
+    if (!this.isRelevantEvent(dir, name)) return;
     if (name !== null) {
       const child = path.join(dir, name);
       // A new directory is watched from now on; a vanished one stops being watched.
-      if (isWatchedName(name) && isDirectorySync(child)) void this.add(child);
+      if (this.isWatched(child, name) && isDirectorySync(child)) void this.add(child);
       else if (this.dirs.has(child)) this.dropTree(child);
     }
     this.onEvent();

@@ -17,7 +17,9 @@ import { formatInstructions } from "./instructions.js";
 import { formatPromptListing, getPrompt } from "./prompts.js";
 import type { RequestView } from "./request-view.js";
 import type { ShelfAccess } from "./shelf-access.js";
-import { badCursor, createSkillSource, notFoundError } from "./skills.js";
+import { createSkillSource, notFoundError } from "./skills.js";
+import { badCursor } from "./pages.js";
+import { listingPage } from "./listing-pages.js";
 import { callTool, PROMPT_TOOLS, RESOURCE_TOOLS, SEARCH_TOOL, TOOL_NAMES } from "./tools.js";
 
 export interface ServerDeps {
@@ -58,8 +60,8 @@ const INITIALIZE_PARAMS = {
 };
 const TOOL_PARAMS = { params: z.looseObject({ name: z.string(), arguments: z.record(z.string(), z.unknown()).optional() }) };
 
-/** Lists come whole (a listing is a few index rows; even a full one is one page), so this server never issues a
- *  cursor for them and any cursor is one it did not issue. */
+/** Template and prompt lists come whole, so this server never issues a cursor for them and any cursor is one it
+ *  did not issue. */
 function refuseCursor(cursor: string | undefined): void {
   if (cursor !== undefined) throw badCursor();
 }
@@ -119,9 +121,10 @@ function attachSkills(mcp: McpServer, deps: ServerDeps, view: RequestView, era: 
 function registerResources(mcp: McpServer, deps: ServerDeps, view: RequestView, era: Era, subscriptions?: Set<string>): void {
   const server = mcp.server;
   server.setRequestHandler("resources/list", CURSOR_PARAMS, ({ cursor }) => {
-    refuseCursor(cursor);
     const shelf = deps.shelf.current;
-    return { resources: listingRows(shelf, view.scopeOn(shelf), view.fullListing).map((row) => ({ ...row })) };
+    const page = listingPage(listingRows(shelf, view.scopeOn(shelf), view.fullListing), cursor);
+    const resources = page.items.map((row) => ({ ...row }));
+    return page.nextCursor === undefined ? { resources } : { resources, nextCursor: page.nextCursor };
   });
   server.setRequestHandler("resources/templates/list", CURSOR_PARAMS, ({ cursor }) => {
     refuseCursor(cursor);

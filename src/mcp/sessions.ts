@@ -1,6 +1,7 @@
 // Announcing a rebuild to connected clients, once per kind of change and never one notification per skill:
-// stdio sessions (either era) through their own server instance, diffed under their own scope; 2026-07-28 HTTP
-// clients through the handler's notifier, which fans out to their `subscriptions/listen` streams.
+// stdio sessions (either era) and 2025-era HTTP sessions through their own server instance, diffed under their own
+// scope; 2026-07-28 HTTP clients through the handler's notifier, which fans out to their `subscriptions/listen`
+// streams.
 import type { McpServer, ServerNotifier } from "@modelcontextprotocol/server";
 import { changedUris, diffShelves, FULL_SCOPE_ON, readKey } from "../resolve/index.js";
 import type { RequestView } from "./request-view.js";
@@ -20,6 +21,11 @@ export class SessionRegistry {
     this.sessions.add(session);
   }
 
+  /** A session that ended (an HTTP session deleted, timed out or evicted) hears nothing more. */
+  remove(session: Session): void {
+    this.sessions.delete(session);
+  }
+
   get size(): number {
     return this.sessions.size;
   }
@@ -27,6 +33,9 @@ export class SessionRegistry {
   /** Notifications failing (a client gone mid-send) must never break a rebuild: they are dropped. */
   async announce(previous: Shelf, next: Shelf): Promise<void> {
     const sends: Promise<void>[] = [];
+    // Sessions of one scope share one diff: with many HTTP sessions the scopes in use are still few. A scope's key
+    // is its spec's, on both shelves (a scope refused on one shelf has the same key for every spec there).
+    const changes = new Map<string, ReturnType<typeof diffShelves>>();
     for (const session of this.sessions) {
       // A probe instance discarded by the stdio entry, or a closed connection, is forgotten.
       if (!session.mcp.isConnected()) {
@@ -34,7 +43,9 @@ export class SessionRegistry {
         continue;
       }
       const scopeOn = session.view.scopeOn;
-      const change = diffShelves(previous, next, scopeOn);
+      const key = `${scopeOn(previous).key}\n${scopeOn(next).key}`;
+      const change = changes.get(key) ?? diffShelves(previous, next, scopeOn);
+      changes.set(key, change);
       const server = session.mcp.server;
       if (change.listChanged) sends.push(server.sendResourceListChanged());
       if (change.promptsChanged) sends.push(server.sendPromptListChanged());

@@ -1,7 +1,9 @@
 // §6: four tools for tool-only clients. Their number never grows with the shelf; they are listed only when
 // the request says the client lacks the feature, and always callable.
 import type { CallToolResult, Tool } from "@modelcontextprotocol/server";
-import { listingRows, type ReadOutcome, type Scope, visiblePrompts } from "../resolve/index.js";
+import { listingRows, type ListingRow, type ReadOutcome, type Scope, visiblePrompts } from "../resolve/index.js";
+import { listingPage } from "./listing-pages.js";
+import type { Page } from "./pages.js";
 import { formatPromptListing, getPrompt } from "./prompts.js";
 import { MAX_LIMIT, parseSearchRequest, type SearchOutcome, type SearchRequest } from "../search/index.js";
 import type { Shelf } from "../shelf/index.js";
@@ -13,8 +15,12 @@ export const RESOURCE_TOOLS: readonly Tool[] = [
     name: "list_resources",
     title: "List skill indexes",
     description:
-      "List where to start on this skill server: one row per library index (skill://<library>/_index.md), top folder index and shared-file list (_files.md), as JSON. Read one of them next with read_resource.",
-    inputSchema: { type: "object", properties: {}, additionalProperties: false },
+      "List where to start on this skill server: one row per library index (skill://<library>/_index.md), top folder index and shared-file list (_files.md), as JSON. Read one of them next with read_resource. A long listing comes in pages: pass the cursor a page ends with to get the next.",
+    inputSchema: {
+      type: "object",
+      properties: { cursor: { type: "string", description: "The cursor the previous page ended with; omit it for the first page." } },
+      additionalProperties: false,
+    },
     annotations: ANNOTATIONS,
   },
   {
@@ -82,6 +88,27 @@ function textResult(text: string, isError = false): CallToolResult {
   return isError ? { content: [{ type: "text", text }], isError: true } : { content: [{ type: "text", text }] };
 }
 
+/** One page of the listing as indented JSON, and when more follow a second text naming the next cursor. */
+function listResources(rows: readonly ListingRow[], cursor: unknown): CallToolResult {
+  if (cursor !== undefined && typeof cursor !== "string")
+    return textResult("list_resources takes an optional string argument 'cursor'", true);
+  let page: Page<ListingRow>;
+  try {
+    page = listingPage(rows, cursor, true);
+  } catch {
+    return textResult("Invalid cursor: pass back the cursor of the previous page unchanged, or omit it for the first page.", true);
+  }
+  const text = JSON.stringify(page.items, null, 2);
+  if (page.nextCursor === undefined) return textResult(text);
+  const next = `More rows follow: call list_resources with {"cursor": ${JSON.stringify(page.nextCursor)}}.`;
+  return {
+    content: [
+      { type: "text", text },
+      { type: "text", text: next },
+    ],
+  };
+}
+
 /** Bad arguments are a tool error the model can read and correct, not a protocol error. */
 export async function callTool(
   shelf: Shelf,
@@ -94,7 +121,7 @@ export async function callTool(
 ): Promise<CallToolResult> {
   switch (name) {
     case "list_resources":
-      return textResult(JSON.stringify(listingRows(shelf, scope, full), null, 2));
+      return listResources(listingRows(shelf, scope, full), args["cursor"]);
     case "read_resource": {
       if (typeof args["uri"] !== "string")
         return textResult("read_resource needs a string argument 'uri', e.g. skill://engineering/_index.md", true);

@@ -3,7 +3,7 @@
 import type { ScopeOn } from "./compile-scope.js";
 import { listingRows } from "./listing.js";
 import { visiblePrompts } from "./prompts.js";
-import { resolve } from "./resolve.js";
+import { documentPages, resolve } from "./resolve.js";
 import type { Scope } from "./types.js";
 import { FILES_FILE, formatSkillUri, INDEX_FILE, MANIFEST_FILE } from "../address/index.js";
 import type { Shelf } from "../shelf/index.js";
@@ -64,6 +64,11 @@ export function changedUris(previous: Shelf, next: Shelf, scopeOn: ScopeOn): str
         for (const path of skill.paths) candidates.add(formatSkillUri(library.name, [...skill.address, ...path.split("/")]));
       }
     }
+  }
+  // The pages of a split index or `_files.md`, as either shelf splits it.
+  for (const uri of [...candidates]) {
+    if (!uri.endsWith(INDEX_FILE) && !uri.endsWith(FILES_FILE)) continue;
+    for (const page of [...documentPages(previous, before, uri), ...documentPages(next, after, uri)]) candidates.add(page);
   }
   return [...candidates].filter((uri) => readKey(previous, before, uri) !== readKey(next, after, uri)).sort();
 }

@@ -1,8 +1,8 @@
 // The resolver's public surface: parse an address, resolve a read, list what a scope sees.
 export { resolve } from "./resolve.js";
-export { findSkillBySkillMd, listingRows, visibleSkills } from "./listing.js";
+export { findSkillBySkillMd, listingKey, listingRows, visibleSkills } from "./listing.js";
 export { FULL_SCOPE, FULL_SCOPE_ON } from "./scope.js";
-export { INDEX_ADVICE, formatCount } from "./documents.js";
+export { INDEX_ADVICE, MAX_DOCUMENT_BYTES, formatCount } from "./documents.js";
 export { NOT_FOUND_ADVICE } from "./hints.js";
 export { DIRECTORY_TYPE, readDirectory } from "./directory.js";
 export { findPrompt, visiblePrompts } from "./prompts.js";

@@ -1,8 +1,9 @@
 // §4.4: the listing is indexes, not skills — a dozen rows whatever the size of the shelf — unless `full`.
-import { formatCount, formatOneLine } from "./documents.js";
+import { formatCount, ROW_DESCRIPTION_CHARS } from "./documents.js";
 import {
   compareCodeUnits,
   FILES_FILE,
+  formatOneLine,
   formatSkillMdUri,
   formatSkillUri,
   INDEX_FILE,
@@ -45,6 +46,20 @@ export function listingRows(shelf: Shelf, scope: Scope, full: boolean): readonly
   return rows;
 }
 
+/** A key that sorts listing rows (code-unit order) exactly as `listingRows` orders them, computed from the row's
+ *  URI alone: per library by name its index, its folder indexes by name, its `_files.md`; then the skill rows by
+ *  URI. A listing cursor holds it, so a page asked for after a rebuild resumes at the first row after it. */
+export function listingKey(uri: string): string {
+  const parsed = parseSkillUri(uri);
+  if (parsed === null) return `2${uri}`;
+  const [first, second] = parsed.segments;
+  const library = `0${parsed.library}\u0000`;
+  if (parsed.segments.length === 1 && first === INDEX_FILE) return `${library}0`;
+  if (parsed.segments.length === 2 && second === INDEX_FILE) return `${library}1${first as string}`;
+  if (parsed.segments.length === 1 && first === FILES_FILE) return `${library}2`;
+  return `1${uri}`;
+}
+
 /** Every skill the scope sees, sorted by SKILL.md URI (for `skills/list` and friends). Memoised per (shelf, scope). */
 export function visibleSkills(shelf: Shelf, scope: Scope): readonly Skill[] {
   return sortedSkills(viewOf(shelf, scope));
@@ -85,7 +100,7 @@ function libraryRows(lib: LibraryView): ListingRow[] {
   const rows: ListingRow[] = [];
   const root = lib.folders.get("");
   if (root !== undefined) {
-    const about = formatOneLine(lib.library.description);
+    const about = formatOneLine(lib.library.description, ROW_DESCRIPTION_CHARS);
     rows.push({
       uri: formatSkillUri(name, [INDEX_FILE]),
       name: `${name}/${INDEX_FILE}`,

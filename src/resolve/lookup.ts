@@ -2,13 +2,13 @@
 // Rendering is left to the caller, so the manifest can classify its own paths without recursion.
 import type { FolderNode, LibraryView } from "./view.js";
 import { insideSkillAddress } from "./view.js";
-import { FILES_FILE, hasHiddenSegment, INDEX_FILE, joinPath, MANIFEST_FILE } from "../address/index.js";
+import { generatedDocumentOf, hasHiddenSegment, joinPath, MANIFEST_FILE } from "../address/index.js";
 import type { DiskFile, HarvestedPlugin } from "../harvest/index.js";
 import type { ServedFile, Skill } from "../shelf/index.js";
 
 export type Target =
-  | { readonly kind: "index"; readonly folder: FolderNode }
-  | { readonly kind: "files" }
+  | { readonly kind: "index"; readonly folder: FolderNode; readonly page: number }
+  | { readonly kind: "files"; readonly page: number }
   | { readonly kind: "manifest"; readonly skill: Skill }
   | { readonly kind: "file"; readonly file: ServedFile }
   | { readonly kind: "fallback"; readonly path: string; readonly disk: DiskFile };
@@ -21,12 +21,14 @@ export function lookup(lib: LibraryView, segments: readonly string[]): Target | 
   const keys = prefixKeys(segments);
   const last = segments[n - 1] as string;
 
-  // 0/2. Generated documents win over any file or nested skill at the same path.
-  if (last === INDEX_FILE) {
+  // 0/2. Generated documents and their pages win over any file or nested skill at the same path (a page past
+  // the last one is then not found: the name stays reserved).
+  const generated = generatedDocumentOf(last);
+  if (generated?.document === "index") {
     const folder = lib.folders.get(keys[n - 1] as string);
-    if (folder !== undefined) return { kind: "index", folder };
+    if (folder !== undefined) return { kind: "index", folder, page: generated.page };
   }
-  if (n === 1 && last === FILES_FILE && lib.files.length > 0) return { kind: "files" };
+  if (n === 1 && generated?.document === "files" && lib.files.length > 0) return { kind: "files", page: generated.page };
 
   // 1. The longest visible skill prefix owns the rest, so a nested skill's files belong to the nested skill.
   for (let i = n; i >= 1; i--) {
@@ -70,8 +72,8 @@ export function lookup(lib: LibraryView, segments: readonly string[]): Target | 
  *  `plugin.tree` (harvest drops them), so no path here can name a file outside the root. */
 function fallback(lib: LibraryView, plugin: HarvestedPlugin, segments: readonly string[], path: string): Target | null {
   const last = segments[segments.length - 1];
-  // Reserved names would pass off a disk file as a generated document.
-  if (last === INDEX_FILE || last === FILES_FILE) return null;
+  // Reserved names would pass off a disk file as a generated document or one of its pages.
+  if (generatedDocumentOf(last as string) !== null) return null;
   // Stryker disable next-line all: defence in depth; both callers refuse hidden segments first, so it never decides.
   if (hasHiddenSegment(segments)) return null;
   // A skill directory (served or skipped, any plugin on this fetch) serves only through its skill, never raw:

@@ -2,7 +2,7 @@
 // Every per-request lookup after this is a map hit on a segment path; no request scans the skills.
 import type { ListingRow, Scope } from "./types.js";
 import { isLibraryVisible, isVisible } from "./scope.js";
-import { compareCodeUnits, FILES_FILE, hasHiddenSegment, INDEX_FILE, isAddressableSegment, joinPath, memoizeBy } from "../address/index.js";
+import { compareCodeUnits, generatedDocumentOf, hasHiddenSegment, isAddressableSegment, joinPath, memoizeBy } from "../address/index.js";
 import type { HarvestedPlugin } from "../harvest/index.js";
 import type { Library, LibraryFile, Shelf, Skill } from "../shelf/index.js";
 
@@ -40,8 +40,10 @@ export interface LibraryView {
   readonly fileDirs: ReadonlySet<string>;
   /** Every skill directory of the library's served plugins (served or skipped), per fetch, relative to the fetch. */
   readonly skillDirsByFetch: ReadonlyMap<string, ReadonlySet<string>>;
-  readonly indexTexts: Map<string, string>;
-  filesText?: string;
+  /** Rendered `_index.md` pages per folder key: `[0]` is the document itself, `[k]` is `_index-k.md`. */
+  readonly indexPages: Map<string, readonly string[]>;
+  /** Rendered `_files.md` pages, likewise. */
+  filesPages?: readonly string[];
   readonly manifests: Map<string, Manifest>;
 }
 
@@ -112,7 +114,7 @@ function buildLibraryView(view: ShelfView, library: Library): LibraryView {
     fileByPath,
     fileDirs,
     skillDirsByFetch: skillDirsByFetch(view.shelf, library),
-    indexTexts: new Map(),
+    indexPages: new Map(),
     manifests: new Map(),
   };
 }
@@ -146,7 +148,7 @@ function visibleFiles(library: Library, plugins: readonly HarvestedPlugin[]): Li
       const segments = file.path.split("/");
       const last = segments[segments.length - 1];
       if (!segments.every(isAddressableSegment) || hasHiddenSegment(segments)) continue;
-      if (last === INDEX_FILE || last === FILES_FILE || insideSkillAddress(library, segments)) continue;
+      if (generatedDocumentOf(last as string) !== null || insideSkillAddress(library, segments)) continue;
       own.push(file);
     }
     own.sort((a, b) => compareCodeUnits(a.path, b.path));

@@ -3,7 +3,7 @@
 // scope is ever matched, counted in a score or hinted. Bringing it to a new shelf is incremental: only skills
 // whose SKILL.md changed, appeared or went are re-indexed.
 import MiniSearch, { type Query, type SearchResult } from "minisearch";
-import { formatOneLine } from "./text.js";
+import { formatOneLine } from "../address/index.js";
 import { skillDocument, type SkillDocument } from "./documents.js";
 import type { SearchRequest } from "./request.js";
 import type { Skill } from "../shelf/index.js";
@@ -55,6 +55,9 @@ function processTerm(term: string): string | null {
  *  build time. */
 export const BODY_CHARS = 2000;
 
+/** Documents indexed between two pauses (about 30-60 ms of work on two shared cores). */
+export const SLICE_DOCUMENTS = 128;
+
 const META_FIELDS = FIELDS.filter((field) => field !== "body");
 
 function createMini(): MiniSearch<Indexed> {
@@ -92,6 +95,17 @@ export class SkillIndex {
   /** Bring the index to exactly `visible`; `bodies` holds the body of every skill `missing` named (by SKILL.md
    *  address). A skill whose body is absent is indexed on its name, description, folder and tags. */
   apply(visible: readonly Skill[], bodies: ReadonlyMap<string, string>): void {
+    for (const _slice of this.slices(visible, bodies));
+  }
+
+  /** `apply`, with `await pause()` after every SLICE_DOCUMENTS documents indexed, so a first index of thousands of
+   *  skills never holds the caller's event loop for seconds. Searches must wait until it resolves. */
+  async applyInSlices(visible: readonly Skill[], bodies: ReadonlyMap<string, string>, pause: () => Promise<void>): Promise<void> {
+    for (const _slice of this.slices(visible, bodies)) await pause();
+  }
+
+  private *slices(visible: readonly Skill[], bodies: ReadonlyMap<string, string>): Generator<void> {
+    let done = 0;
     const next = new Map<string, Skill>();
     for (const skill of visible) next.set(skillDocument(skill).id, skill);
     for (const id of [...this.digests.keys()]) {
@@ -107,6 +121,7 @@ export class SkillIndex {
       if (indexed !== undefined) this.mini.discard(id);
       this.mini.add({ ...doc, body: (bodies.get(id) ?? "").slice(0, BODY_CHARS) });
       this.digests.set(id, doc.digest);
+      if (++done % SLICE_DOCUMENTS === 0) yield;
     }
     this.skills = next;
     this.libraries = new Set(visible.map((skill) => skill.library));

@@ -9,6 +9,7 @@ import {
   skillAddress,
   substitutePlaceholders,
 } from "../address/index.js";
+import type { ConflictRule } from "../config/index.js";
 import type { FetchReport, Library, LibraryConflict, LibraryFile, ServedFile, Shelf, Skill } from "./types.js";
 import { type HarvestedFile, type HarvestedPlugin, type HarvestedSkill, rewrites, rewriteSkillMd } from "../harvest/index.js";
 
@@ -17,6 +18,9 @@ export interface LibraryPlan {
   readonly description: string;
   /** Plugin ids in library order. */
   readonly plugins: readonly string[];
+  /** What a plugin colliding with an earlier one loses: the contested addresses (absent: keep-first), or
+   *  everything. */
+  readonly conflicts?: ConflictRule;
   readonly error?: string;
   readonly skipped?: readonly { readonly plugin: string; readonly reason: string }[];
 }
@@ -59,18 +63,25 @@ function assembleLibrary(plan: LibraryPlan, plugins: ReadonlyMap<string, Harvest
   const served: string[] = [];
   const conflicts: LibraryConflict[] = [];
   const skillAddresses = new Set<string>();
+  /** Per plugin kept under keep-first, the keys it lost to earlier plugins (`prompt:`, `skill:`, `file:`). */
+  const lost = new Map<string, ReadonlySet<string>>();
   for (const id of plan.plugins) {
     const plugin = plugins.get(id);
     if (plugin === undefined) continue;
     for (const dir of plugin.skillDirs) skillAddresses.add(skillAddress(dir).join("/"));
     for (const skill of plugin.skills) skillAddresses.add(skill.address.join("/"));
-    const clash = claims.findClash(plugin, promptStems(plugin));
-    if (clash === null) {
-      claims.claim(plugin, promptStems(plugin));
-      served.push(id);
-    } else {
-      conflicts.push({ plugin: id, message: clash });
+    const clashes = claims.findClashes(plugin, promptStems(plugin));
+    if (clashes.length > 0 && plan.conflicts === "drop-plugin") {
+      conflicts.push({ plugin: id, message: `dropped from library '${plan.name}': ${clashes.map((c) => c.text).join("; ")}` });
+      continue;
     }
+    const keys = new Set(clashes.map((clash) => clash.key));
+    claims.claim(id, plugin, promptStems(plugin), keys);
+    served.push(id);
+    if (clashes.length === 0) continue;
+    lost.set(id, keys);
+    const message = `serves the rest in library '${plan.name}' without what collides: ${clashes.map((c) => c.text).join("; ")}`;
+    conflicts.push({ plugin: id, message });
   }
 
   const skills = new Map<string, Skill>();
@@ -78,10 +89,16 @@ function assembleLibrary(plan: LibraryPlan, plugins: ReadonlyMap<string, Harvest
   const prompts = new Map<string, PromptDef>();
   for (const id of served) {
     const plugin = plugins.get(id) as HarvestedPlugin;
-    for (const prompt of buildPromptDefs(plan.name, plugin.parsedPrompts ?? [], id)) prompts.set(prompt.name, prompt);
-    for (const skill of buildPluginSkills(plan.name, plugin)) skills.set(skill.address.join("/"), skill);
+    const gone = lost.get(id) ?? new Set<string>();
+    const parsed = (plugin.parsedPrompts ?? []).filter((prompt) => !gone.has(`prompt:${prompt.stem}`));
+    for (const prompt of buildPromptDefs(plan.name, parsed, id)) prompts.set(prompt.name, prompt);
+    for (const skill of buildPluginSkills(plan.name, plugin)) {
+      const address = skill.address.join("/");
+      if (!gone.has(`skill:${address}`)) skills.set(address, skill);
+    }
     for (const file of plugin.libraryFiles) {
-      if (!files.has(file.path)) files.set(file.path, { plugin: id, path: file.path, file: serveFile(file) });
+      if (!files.has(file.path) && !gone.has(`file:${file.path}`))
+        files.set(file.path, { plugin: id, path: file.path, file: serveFile(file) });
     }
   }
   return {
@@ -99,6 +116,13 @@ function assembleLibrary(plan: LibraryPlan, plugins: ReadonlyMap<string, Harvest
   };
 }
 
+/** One address of a plugin that an earlier plugin of the library holds: `skill:<address>`, `file:<path>` or
+ *  `prompt:<stem>`, and the sentence that names it. */
+interface Clash {
+  readonly key: string;
+  readonly text: string;
+}
+
 /** The addresses plugins of one library have claimed, to drop a later plugin that overlaps (§3.7). */
 class Claims {
   private readonly skills = new Map<string, string>();
@@ -109,48 +133,59 @@ class Claims {
 
   constructor(private readonly library: string) {}
 
-  /** Every address of `plugin` that collides with what earlier plugins claimed, named in one message (a plugin
-   *  overlapping another on 8 skills names all 8), or null when none does. */
-  findClash(plugin: HarvestedPlugin, stems: readonly string[]): string | null {
-    const clashes: string[] = [];
+  /** Every address of `plugin` that collides with what earlier plugins claimed (a plugin overlapping another on
+   *  8 skills gets all 8), each with its key and a sentence naming the plugin that holds it. */
+  findClashes(plugin: HarvestedPlugin, stems: readonly string[]): Clash[] {
+    const clashes: Clash[] = [];
     for (const stem of stems) {
       const same = this.prompts.get(stem);
-      if (same !== undefined) clashes.push(`prompt ${formatPromptName(this.library, stem)} is already served by plugin '${same}'`);
+      if (same !== undefined)
+        clashes.push({
+          key: `prompt:${stem}`,
+          text: `prompt ${formatPromptName(this.library, stem)} is already served by plugin '${same}'`,
+        });
     }
     for (const skill of plugin.skills) {
       const address = skill.address.join("/");
       const same = this.skills.get(address) ?? this.files.get(address);
       const inside = this.ancestors.get(address);
       const outer = this.owningSkill(address);
-      if (same !== undefined) clashes.push(`${this.uri(address)}/SKILL.md is already served by plugin '${same}'`);
-      else if (inside !== undefined) clashes.push(`${this.uri(address)} would hold addresses plugin '${inside}' serves`);
-      else if (outer !== null) clashes.push(`${this.uri(address)} lies inside skill ${this.uri(outer[0])} of plugin '${outer[1]}'`);
+      const key = `skill:${address}`;
+      if (same !== undefined) clashes.push({ key, text: `${this.uri(address)}/SKILL.md is already served by plugin '${same}'` });
+      else if (inside !== undefined) clashes.push({ key, text: `${this.uri(address)} would hold addresses plugin '${inside}' serves` });
+      else if (outer !== null)
+        clashes.push({ key, text: `${this.uri(address)} lies inside skill ${this.uri(outer[0])} of plugin '${outer[1]}'` });
     }
     for (const file of plugin.libraryFiles) {
       const same = this.files.get(file.path) ?? this.skills.get(file.path) ?? this.ancestors.get(file.path);
       const outer = this.owningSkill(file.path);
-      if (same !== undefined) clashes.push(`${this.uri(file.path)} is already served by plugin '${same}'`);
-      else if (outer !== null) clashes.push(`${this.uri(file.path)} lies inside skill ${this.uri(outer[0])} of plugin '${outer[1]}'`);
+      const key = `file:${file.path}`;
+      if (same !== undefined) clashes.push({ key, text: `${this.uri(file.path)} is already served by plugin '${same}'` });
+      else if (outer !== null)
+        clashes.push({ key, text: `${this.uri(file.path)} lies inside skill ${this.uri(outer[0])} of plugin '${outer[1]}'` });
     }
-    return clashes.length === 0 ? null : this.say(clashes.join("; "));
+    return clashes;
   }
 
-  claim(plugin: HarvestedPlugin, stems: readonly string[]): void {
-    for (const stem of stems) this.prompts.set(stem, plugin.id);
+  /** Claims what `plugin` serves, leaving out the keys it lost. */
+  claim(id: string, plugin: HarvestedPlugin, stems: readonly string[], lost: ReadonlySet<string>): void {
+    for (const stem of stems) if (!lost.has(`prompt:${stem}`)) this.prompts.set(stem, id);
     const paths: string[] = [];
     for (const skill of plugin.skills) {
       const address = skill.address.join("/");
-      this.skills.set(address, plugin.id);
+      if (lost.has(`skill:${address}`)) continue;
+      this.skills.set(address, id);
       paths.push(address);
     }
     for (const file of plugin.libraryFiles) {
-      this.files.set(file.path, plugin.id);
+      if (lost.has(`file:${file.path}`)) continue;
+      this.files.set(file.path, id);
       paths.push(file.path);
     }
     for (const path of paths) {
       for (let end = path.indexOf("/"); end !== -1; end = path.indexOf("/", end + 1)) {
         const ancestor = path.slice(0, end);
-        if (!this.ancestors.has(ancestor)) this.ancestors.set(ancestor, plugin.id);
+        if (!this.ancestors.has(ancestor)) this.ancestors.set(ancestor, id);
       }
     }
   }
@@ -166,10 +201,6 @@ class Claims {
 
   private uri(path: string): string {
     return formatSkillUri(this.library, path.split("/"));
-  }
-
-  private say(reason: string): string {
-    return `dropped from library '${this.library}': ${reason}`;
   }
 }
 

@@ -42,6 +42,7 @@ export function planLibraries(
       name: library.name,
       description: library.description,
       plugins: chosen,
+      conflicts: library.conflicts ?? "keep-first",
       ...(errors.length === 0 ? {} : { error: errors.join(" ") }),
       ...(own === undefined || own.skipped.length === 0 ? {} : { skipped: own.skipped }),
     };

@@ -53,6 +53,9 @@ describe("help", () => {
         "--log-level",
         "--log-format",
         "--drain-seconds",
+        "--stateless",
+        "--max-sessions",
+        "--session-idle-seconds",
         "--help",
       ],
     ],
@@ -80,6 +83,9 @@ describe("help", () => {
     expect(block("transport")).toContain("Default: http. Environment: SKILLSHELF_TRANSPORT; the flag wins.");
     expect(block("log-format")).toContain("Default: text. Environment: SKILLSHELF_LOG_FORMAT; the flag wins.");
     expect(block("drain-seconds")).toContain("Default: 5. Environment: SKILLSHELF_DRAIN_SECONDS; the flag wins.");
+    expect(block("max-sessions")).toContain("Default: 1000. Environment: SKILLSHELF_MAX_SESSIONS; the flag wins.");
+    expect(block("session-idle-seconds")).toContain("Default: 900. Environment: SKILLSHELF_SESSION_IDLE_SECONDS; the flag wins.");
+    expect(stdout).toContain("      Default: false. Environment: SKILLSHELF_STATELESS; the flag wins.\n  --max-sessions N\n");
     expect(block("allowed-hosts")).toContain("Environment: SKILLSHELF_ALLOWED_HOSTS (comma-separated); the flag wins.");
   });
 

@@ -143,6 +143,11 @@ const rows: Row[] = [
     text: yaml("plugins: [{name: kit, source: ./kit, dialect: cursor}]", LIB),
     errors: [{ path: "/plugins/0/dialect", line: 1, rule: "must be one of: auto, skillshelf, claude, copilot" }],
   },
+  {
+    name: "unknown conflict rule",
+    text: yaml(KIT, "libraries: [{name: lib, plugins: [kit], conflicts: keep-last}]"),
+    errors: [{ path: "/libraries/0/conflicts", line: 2, rule: "must be one of: keep-first, drop-plugin" }],
+  },
   { name: "ttl without unit in a string", text: yaml(KIT, LIB, "ttl: 1 hour"), errors: [{ path: "/ttl", line: 3, rule: DURATION_RULE }] },
   { name: "negative ttl", text: yaml(KIT, LIB, "ttl: -5"), errors: [{ path: "/ttl", line: 3, rule: "must be at least 0" }] },
   {

@@ -69,24 +69,27 @@ describe.runIf(present)("real collections", () => {
     const { code, report } = await check(`plugins:\n${plugins}libraries:\n  - name: agents\n    plugins: [${names.join(", ")}]\n`);
     expect(code).toBe(1);
     expect(names.length).toBe(84);
-    expect(report.skills).toBe(161);
-    expect(report.prompts).toBe(78);
+    // keep-first: the seven plugins that collide on a command serve the rest (13 skills, 8 prompts).
+    expect(report.skills).toBe(174);
+    expect(report.prompts).toBe(86);
     expect(Object.values(report.plugins).every((plugin) => plugin.status === "ok")).toBe(true);
-    // Seven plugins ship a command whose name an earlier plugin of the library already serves: dropped whole.
+    // Seven plugins ship a command whose name an earlier plugin of the library already serves: each is named.
     expect(report.libraries["agents"]?.conflicts).toEqual({
-      "context-management": "dropped from library 'agents': prompt agents_context-restore is already served by plugin 'code-refactoring'",
+      "context-management":
+        "serves the rest in library 'agents' without what collides: prompt agents_context-restore is already served by plugin 'code-refactoring'",
       "documentation-generation":
-        "dropped from library 'agents': prompt agents_doc-generate is already served by plugin 'code-documentation'",
+        "serves the rest in library 'agents' without what collides: prompt agents_doc-generate is already served by plugin 'code-documentation'",
       // Every colliding address is named, not only the first.
       "error-diagnostics":
-        "dropped from library 'agents': prompt agents_error-analysis is already served by plugin 'error-debugging'; " +
+        "serves the rest in library 'agents' without what collides: prompt agents_error-analysis is already served by plugin 'error-debugging'; " +
         "prompt agents_error-trace is already served by plugin 'error-debugging'; prompt agents_smart-debug is already served by plugin 'debugging-toolkit'",
-      "git-pr-workflows": "dropped from library 'agents': prompt agents_pr-enhance is already served by plugin 'comprehensive-review'",
+      "git-pr-workflows":
+        "serves the rest in library 'agents' without what collides: prompt agents_pr-enhance is already served by plugin 'comprehensive-review'",
       "performance-testing-review":
-        "dropped from library 'agents': prompt agents_multi-agent-review is already served by plugin 'error-debugging'",
-      "ship-mate": "dropped from library 'agents': prompt agents_setup is already served by plugin 'conductor'",
+        "serves the rest in library 'agents' without what collides: prompt agents_multi-agent-review is already served by plugin 'error-debugging'",
+      "ship-mate": "serves the rest in library 'agents' without what collides: prompt agents_setup is already served by plugin 'conductor'",
       "ui-design":
-        "dropped from library 'agents': prompt agents_accessibility-audit is already served by plugin 'accessibility-compliance'",
+        "serves the rest in library 'agents' without what collides: prompt agents_accessibility-audit is already served by plugin 'accessibility-compliance'",
     });
     // The one skip: a skill whose name differs from its folder.
     const skipped = Object.entries(report.plugins).flatMap(([id, plugin]) => (plugin.skipped ?? []).map((row) => ({ id, ...row })));

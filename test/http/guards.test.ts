@@ -1,5 +1,5 @@
 // §6 and §10 guards of the real HTTP server: Host and Origin validation (DNS rebinding), the body limit, and
-// GET / DELETE on /mcp answered the stateless 2026-07-28 way.
+// GET / DELETE on /mcp without a 2025-era session id answered 405 (test/http/sessions.test.ts has them with one).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MCP_HEADERS, initializeBody, send } from "../support/http.js";
 import { EXAMPLE_CONFIG, killStragglers, startHttpServer, type ServerProcess } from "../support/process.js";
@@ -62,7 +62,7 @@ describe("guards of a server bound to 127.0.0.1", () => {
     expect(jsonError(response.text).code).toBe(-32700);
   });
 
-  it.each(["GET", "DELETE"])("answers %s /mcp with 405 and Allow: POST (no sessions, no standalone stream)", async (method) => {
+  it.each(["GET", "DELETE"])("answers %s /mcp without a session id with 405 and Allow: POST (no session, no stream)", async (method) => {
     const response = await send(server.origin, { method, path: "/mcp", headers: { Accept: "application/json, text/event-stream" } });
     expect(response.status).toBe(405);
     expect(response.headers["allow"]).toBe("POST");

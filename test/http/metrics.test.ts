@@ -69,8 +69,8 @@ describe("GET /metrics", () => {
     expect(families.get("skillshelf_http_requests_total")?.type).toBe("COUNTER");
     expect(rows(families, "skillshelf_http_requests_total")).toEqual([
       '{"route":"/health","method":"GET","outcome":"refused"} 1',
-      // The client's attempt at a GET stream: stateless HTTP answers 405.
-      '{"route":"/mcp","method":"GET","outcome":"refused"} 1',
+      // The GET stream of the client's session, open until the client closed its connection.
+      '{"route":"/mcp","method":"GET","outcome":"aborted"} 1',
       '{"route":"/mcp","method":"initialize","outcome":"ok"} 1',
       '{"route":"/mcp","method":"notification","outcome":"ok"} 1',
       '{"route":"/mcp","method":"resources/read","outcome":"ok"} 2',
@@ -86,6 +86,9 @@ describe("GET /metrics", () => {
     const rebuilt = families.get("skillshelf_rebuild_duration_seconds");
     expect([rebuilt?.type, rebuilt?.metrics[0]?.count, rebuilt?.metrics[0]?.buckets?.["+Inf"]]).toEqual(["HISTOGRAM", "2", "2"]);
     expect(rows(families, "skillshelf_generation")).toEqual(["{} 1"]);
+    // The client closed without ending its session: it stays open until it has been idle for --session-idle-seconds.
+    expect(rows(families, "skillshelf_mcp_sessions")).toEqual(["{} 1"]);
+    expect(rows(families, "skillshelf_mcp_sessions_opened_total")).toEqual(["{} 1"]);
     expect(rows(families, "skillshelf_skills")).toEqual([
       '{"library":"engineering"} 3',
       '{"library":"oncall"} 3',

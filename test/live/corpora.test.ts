@@ -99,10 +99,10 @@ describe.skipIf(!present)("wshobson-agents through git+file", () => {
     );
   });
 
-  test("exact counts: 174 skills and 95 prompts harvested; 161 and 79 served after 7 plugins drop on prompt clashes", () => {
+  test("exact counts: 174 skills and 95 prompts harvested; 174 and 86 served, 7 plugins losing only their clashing prompts", () => {
     expect(sum(git_, "agents", "skills")).toBe(174);
     expect(sum(git_, "agents", "prompts")).toBe(95);
-    expect(git_.libraries.agents).toMatchObject({ skills: 161, prompts: 79, files: 0 });
+    expect(git_.libraries.agents).toMatchObject({ skills: 174, prompts: 86, files: 0 });
     expect(Object.keys(git_.libraries.agents?.conflicts ?? {}).sort()).toEqual([
       "comprehensive-review@agents",
       "context-management@agents",
@@ -135,8 +135,8 @@ describe.skipIf(!present)("wshobson-agents through git+file", () => {
 describe.skipIf(!present)("the same corpora zero-config, straight from their directories", () => {
   test("served through their marketplace files: what the config serves, and what lenient naming adds", () => {
     // Zero-config names are lenient: the two skills strict naming skips are served with a warning each.
-    expect([git_.skills, git_.prompts]).toEqual([289, 79]);
-    expect([direct.skills, direct.prompts]).toEqual([291, 79]);
+    expect([git_.skills, git_.prompts]).toEqual([302, 86]);
+    expect([direct.skills, direct.prompts]).toEqual([304, 86]);
     const warned = Object.entries(direct.plugins).flatMap(([id, plugin]) => (plugin.warnings ?? []).map((row) => `${id} ${row.path}`));
     expect(warned).toEqual([
       "scientific-skills@k-dense-scientific scientific-skills/database-lookup/SKILL.md",
@@ -144,8 +144,8 @@ describe.skipIf(!present)("the same corpora zero-config, straight from their dir
     ]);
     expect(direct.libraries["k-dense-scientific"]).toMatchObject({ plugins: ["scientific-skills@k-dense-scientific"], skills: 129 });
     expect(direct.libraries["wshobson-agents"]).toMatchObject({
-      skills: 162,
-      prompts: 79,
+      skills: 175,
+      prompts: 86,
       skipped: [
         { plugin: "pensyve@wshobson-agents", reason: "Its repository is on https://github.com, which no declared git source serves." },
       ],

@@ -150,18 +150,24 @@ test("a glob or path in the config that matches nothing is a warning row naming 
   writeFiles(base, {
     "kit/skills/docx/SKILL.md": skillMd("docx"),
     "kit/shared/a.md": "# A\n",
+    "kit/commands/ship.md": "Ship it.\n",
     "skillshelf.yaml":
       "plugins:\n  - name: kit\n    source: ./kit\n    skills: [skills/docx, skills/xlsx, '!skills/old']\n    files: ['shared/**', 'missing/*.md']\n" +
+      "    prompts: [commands, prompts/*.prompt.md]\n" +
       "libraries:\n  - name: kit\n    plugins: [kit]\n",
   });
   const service = await ShelfService.start(await loadConfig(path.join(base, "skillshelf.yaml")), () => new Date());
   services.push(service);
   const health = buildHealth(service.current);
-  expect(health.plugins.kit).toMatchObject({ skills: 1, files: 1 });
+  expect(health.plugins.kit).toMatchObject({ skills: 1, files: 1, prompts: 1 });
   expect(health.plugins.kit?.warnings).toEqual([
     {
       path: "missing/*.md",
       reason: 'The files glob "missing/*.md" of plugin "kit" matches nothing under the plugin root: check the path, or remove it.',
+    },
+    {
+      path: "prompts/*.prompt.md",
+      reason: 'The prompts glob "prompts/*.prompt.md" of plugin "kit" matches nothing under the plugin root: check the path, or remove it.',
     },
     {
       path: "skills/xlsx",

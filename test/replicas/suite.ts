@@ -2,6 +2,7 @@
 // 30 s of load across a rolling restart of all three) and a small one inside `npm test`.
 import fs from "node:fs";
 import https from "node:https";
+import { Client, SdkHttpError, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { Cluster, mcp, message, rollingRestart, snapshot, startLoad, waitFor, type Call } from "./harness.js";
 
@@ -19,6 +20,9 @@ export interface SuiteOptions {
   /** Where to write the figures of the run as JSON (the replicas run's report), if anywhere. */
   readonly reportFile?: string;
 }
+
+/** A GET stream whose replica stopped is tried once more, soon, then given up (its session is gone anyway). */
+const RECONNECT_ONCE = { initialReconnectionDelay: 100, maxReconnectionDelay: 100, reconnectionDelayGrowFactor: 1, maxRetries: 1 };
 
 const sameAnswers = (a: Map<string, Call>, b: Map<string, Call>): void => {
   expect([...b.keys()]).toEqual([...a.keys()]);
@@ -97,6 +101,60 @@ export function replicasSuite(options: SuiteOptions): void {
       expect(answer.text).toBe(call.text);
       expect(cluster.replicas.map((r) => r.name)).toContain(answer.replica);
     });
+
+    test("a 2025-era session stays on its replica through HAProxy; once that replica stops, the next request answers 404 and the client initializes again on another", async () => {
+      const url = new URL(`http://127.0.0.1:${cluster.frontPort}/mcp`);
+      const connect = async (): Promise<{ client: Client; transport: StreamableHTTPClientTransport; replicas: string[] }> => {
+        const replicas: string[] = [];
+        // Which replica answered each request of this client, GET stream included (HAProxy names it).
+        const observe = async (input: string | URL, init?: RequestInit): Promise<Response> => {
+          const response = await fetch(input, init);
+          replicas.push(response.headers.get("x-skillshelf-replica") ?? "?");
+          return response;
+        };
+        const transport = new StreamableHTTPClientTransport(url, { fetch: observe, reconnectionOptions: RECONNECT_ONCE });
+        const client = new Client({ name: "replicas-session", version: "1.0.0" }, { supportedProtocolVersions: ["2025-11-25"] });
+        client.onerror = () => undefined; // the GET stream's reconnection after its replica stopped is expected to fail
+        await client.connect(transport);
+        return { client, transport, replicas };
+      };
+      const first = await connect();
+      expect(first.transport.sessionId).toMatch(/^[0-9a-f-]{36}$/);
+      // Round-robin would spread these over every replica; the session keeps them on one.
+      for (let i = 0; i < 3 * options.replicas; i++) expect((await first.client.listResources()).resources.length).toBeGreaterThan(0);
+      await waitFor(
+        () => first.replicas.length >= 3 * options.replicas + 3,
+        () => `${first.replicas.length} answers`,
+      );
+      const holder = first.replicas[0]!;
+      expect(new Set(first.replicas)).toEqual(new Set([holder]));
+
+      const replica = cluster.replicas.find((r) => r.name === holder)!;
+      expect(await cluster.stopReplica(replica)).toBe(0);
+      await waitFor(
+        async () => (await cluster.states())[holder] === "DOWN",
+        () => `${holder} DOWN`,
+      );
+      const error = await first.client.listResources().catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(SdkHttpError);
+      expect((error as SdkHttpError).status).toBe(404);
+      expect(first.replicas.at(-1)).not.toBe(holder);
+      await first.client.close();
+
+      const again = await connect();
+      expect(again.transport.sessionId).not.toBe(first.transport.sessionId);
+      expect((await again.client.listResources()).resources.length).toBeGreaterThan(0);
+      expect(again.replicas).not.toContain(holder);
+      await again.transport.terminateSession();
+      await again.client.close();
+
+      // Back in rotation for what follows.
+      await cluster.startReplica(replica);
+      await waitFor(
+        async () => (await cluster.states())[holder] === "UP",
+        () => `${holder} UP`,
+      );
+    }, 120_000);
 
     test(`a rolling restart under ${options.clients} clients loses no request`, async () => {
       let rolled!: () => void;

@@ -1,7 +1,7 @@
 // The search room: ranking, prefixes and typos, incremental updates, the library filter, argument checks.
 import { describe, expect, test } from "vitest";
 import { parseSearchRequest, type SearchRequest, SkillIndex, skillBody } from "../../src/search/index.js";
-import { formatOneLine } from "../../src/search/text.js";
+import { formatOneLine } from "../../src/address/index.js";
 import type { Skill } from "../../src/shelf/index.js";
 
 function skill(library: string, address: string, description: string, digest: string, frontmatter: Record<string, unknown> = {}): Skill {
@@ -105,6 +105,25 @@ describe("SkillIndex", () => {
     expect(uris(index, ask("kubernetes rollback"))).toEqual([]);
     expect(uris(index, ask("oci artifacts"))).toEqual(["skill://ops/infra/helm-release/SKILL.md"]);
     expect(index.search(ask("drift", { library: "science" })).ok).toBe(false);
+  });
+
+  test("applyInSlices pauses after every 128 documents and ends with the index apply would build", async () => {
+    const many = Array.from({ length: 300 }, (_, i) =>
+      skill("engineering", `generated/skill-${i}`, `Generated skill number ${i}.`, `g${i}`),
+    );
+    const sliced = new SkillIndex();
+    let pauses = 0;
+    let searchedMidway: number | null = null;
+    await sliced.applyInSlices(many, new Map(), async () => {
+      pauses++;
+      searchedMidway ??= sliced.size;
+    });
+    expect(pauses).toBe(2);
+    expect(searchedMidway).toBe(128);
+    const whole = new SkillIndex();
+    whole.apply(many, new Map());
+    expect(sliced.size).toBe(300);
+    expect(sliced.search(ask("skill number 42"))).toEqual(whole.search(ask("skill number 42")));
   });
 
   test("ten rows fit in about 2 KB", () => {

@@ -115,7 +115,10 @@ describe("conflicts between plugins of one library (§3.7)", () => {
           limits: { fileBytes: 1 << 20 },
         })
       : second;
-    const shelf = build([first, withSkills], [{ name: "lib", description: "", plugins: [firstId, withSkills.id] }]);
+    const shelf = build(
+      [first, withSkills],
+      [{ name: "lib", description: "", plugins: [firstId, withSkills.id], conflicts: "drop-plugin" }],
+    );
     const library = shelf.libraries.get("lib");
     expect(library?.served).toEqual([firstId]);
     expect(library?.conflicts).toEqual([{ plugin: withSkills.id, message: message.replaceAll("'first'", `'${firstId}'`) }]);
@@ -138,7 +141,7 @@ test("every colliding address of a dropped plugin is named, not only the first",
     "skills/unique/SKILL.md": skillMd("unique"),
     "commands/review.md": "---\ndescription: Again\n---\nAgain.\n",
   });
-  const shelf = build([first, second], [{ name: "lib", description: "", plugins: [first.id, second.id] }]);
+  const shelf = build([first, second], [{ name: "lib", description: "", plugins: [first.id, second.id], conflicts: "drop-plugin" }]);
   expect(shelf.libraries.get("lib")?.conflicts).toEqual([
     {
       plugin: "second-many",
@@ -147,6 +150,55 @@ test("every colliding address of a dropped plugin is named, not only the first",
         "skill://lib/a/SKILL.md is already served by plugin 'first-many'; skill://lib/b/SKILL.md is already served by plugin 'first-many'",
     },
   ]);
+  expect(shelf.libraries.get("lib")?.skills.has("unique")).toBe(false);
+});
+
+test("keep-first (the default): the earlier plugin keeps each contested address and the later one serves the rest", async () => {
+  const first = await plugin(
+    "first-keep",
+    {
+      "skills/a/SKILL.md": skillMd("a"),
+      "skills/b/SKILL.md": skillMd("b"),
+      "commands/review.md": "---\ndescription: Review\n---\nReview.\n",
+      "shared/guide.md": "first guide",
+    },
+    { files: ["shared/**"] },
+  );
+  const second = await plugin(
+    "second-keep",
+    {
+      "skills/a/SKILL.md": skillMd("a", "second's a"),
+      "skills/b/inner/SKILL.md": skillMd("inner"),
+      "skills/unique/SKILL.md": skillMd("unique"),
+      "commands/review.md": "---\ndescription: Again\n---\nAgain.\n",
+      "commands/ship.md": "---\ndescription: Ship\n---\nShip.\n",
+      "shared/guide.md": "second guide",
+      "shared/extra.md": "extra",
+    },
+    { files: ["shared/**"] },
+  );
+  const shelf = build([first, second], [{ name: "lib", description: "", plugins: [first.id, second.id] }]);
+  const library = shelf.libraries.get("lib");
+  expect(library?.served).toEqual(["first-keep", "second-keep"]);
+  expect(library?.conflicts).toEqual([
+    {
+      plugin: "second-keep",
+      message:
+        "serves the rest in library 'lib' without what collides: prompt lib_review is already served by plugin 'first-keep'; " +
+        "skill://lib/a/SKILL.md is already served by plugin 'first-keep'; " +
+        "skill://lib/b/inner lies inside skill skill://lib/b of plugin 'first-keep'; " +
+        "skill://lib/shared/guide.md is already served by plugin 'first-keep'",
+    },
+  ]);
+  expect([...(library?.skills.keys() ?? [])].sort()).toEqual(["a", "b", "unique"]);
+  expect(library?.skills.get("a")?.plugin).toBe("first-keep");
+  expect(library?.skills.get("unique")?.plugin).toBe("second-keep");
+  expect([...(library?.prompts.keys() ?? [])].sort()).toEqual(["lib_review", "lib_ship"]);
+  expect(library?.prompts.get("lib_review")?.plugin).toBe("first-keep");
+  expect(library?.files.get("shared/guide.md")?.plugin).toBe("first-keep");
+  expect(library?.files.get("shared/extra.md")?.plugin).toBe("second-keep");
+  // The contested addresses stay skill addresses of the library, so no fallback read uncovers the lost copies.
+  expect(library?.skillAddresses.has("b/inner")).toBe(true);
 });
 
 describe("per-library SKILL.md substitution (§2.3)", () => {

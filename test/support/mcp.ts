@@ -32,6 +32,11 @@ export function listSkills(client: Client, cursor?: string): Promise<z.infer<typ
   return client.request({ method: "skills/list", params: cursor === undefined ? {} : { cursor } }, SkillsPageSchema);
 }
 
+/** One page of resources/list: the SDK client's listResources() without a cursor walks every page itself. */
+export function listResourcesPage(client: Client, cursor?: string): Promise<z.infer<typeof DirectoryPageSchema>> {
+  return client.request({ method: "resources/list", params: cursor === undefined ? {} : { cursor } }, DirectoryPageSchema);
+}
+
 export function getSkill(client: Client, uri: string): Promise<z.infer<typeof SkillGetSchema>> {
   return client.request({ method: "skills/get", params: { uri } }, SkillGetSchema);
 }

@@ -1,0 +1,317 @@
+// 2025-era sessions over Streamable HTTP: `initialize` opens a session (`Mcp-Session-Id`), GET opens its stream of
+// notifications, DELETE ends it. Each session is one server instance on the SDK's transport, scoped once, at
+// `initialize`, and bound to the credential that opened it; a rebuild is announced to it through the same
+// registry as stdio sessions, diffed under its own scope. Bounded: at most `max` sessions (a new one replaces the
+// one idle longest, or is refused with 503 when every session is in use) and closed after `idleMs` with no request
+// and no stream open. Anything that is not a 2025-era session request (2026-07-28 traffic, 2025-era requests sent
+// without a session) is handed back to the stateless handler unchanged.
+import { createHash, randomUUID, timingSafeEqual } from "node:crypto";
+import { NodeStreamableHTTPServerTransport, toWebRequest } from "@modelcontextprotocol/node";
+import { isInitializeRequest, isLegacyRequest } from "@modelcontextprotocol/server";
+import type { Request, Response } from "express";
+import { Counter, Gauge, type Registry } from "prom-client";
+import type { Logger } from "../address/index.js";
+import { buildMcpServer, type RequestView, type ServerDeps, type Session, SessionRegistry } from "../mcp/index.js";
+import type { Shelf } from "../shelf/index.js";
+import type { OnRefused } from "./bad-requests.js";
+import type { ServerMetrics } from "./metrics.js";
+
+export interface SessionLimits {
+  /** Sessions open at once, at most. */
+  readonly max: number;
+  /** A session with no request in flight and no stream open for this long is closed. */
+  readonly idleMs: number;
+}
+
+export interface SessionOptions extends SessionLimits {
+  /** Sessions opened and closed (debug), evicted (warn). */
+  readonly log?: Logger;
+}
+
+export type CloseReason = "deleted" | "idle" | "evicted" | "shutdown" | "failed";
+export type RefusalReason = "unknown" | "credential" | "capacity" | "shutdown";
+
+interface OpenSession {
+  readonly id: string;
+  /** sha256 of the Authorization header that opened the session (of the empty string without one). */
+  readonly credential: Buffer;
+  readonly transport: NodeStreamableHTTPServerTransport;
+  readonly entry: Session;
+  /** Requests and streams open on the session. */
+  active: number;
+  lastActive: number;
+  idleTimer: NodeJS.Timeout | undefined;
+}
+
+/** What the sessions did, for /metrics. */
+export interface SessionStats {
+  readonly open: number;
+  readonly max: number;
+  readonly opened: number;
+  readonly closed: Readonly<Record<CloseReason, number>>;
+  readonly refused: Readonly<Record<RefusalReason, number>>;
+}
+
+const SESSION_HEADER = "mcp-session-id";
+/** Seconds a client refused for capacity is asked to wait. */
+const RETRY_AFTER_SECONDS = 5;
+
+export class LegacySessions {
+  private readonly sessions = new Map<string, OpenSession>();
+  private readonly registry = new SessionRegistry();
+  private shuttingDown = false;
+  private opened = 0;
+  private readonly closed: Record<CloseReason, number> = { deleted: 0, idle: 0, evicted: 0, shutdown: 0, failed: 0 };
+  private readonly refused: Record<RefusalReason, number> = { unknown: 0, credential: 0, capacity: 0, shutdown: 0 };
+
+  constructor(
+    private readonly deps: ServerDeps,
+    private readonly options: SessionOptions,
+    private readonly onRefused: OnRefused,
+    private readonly onError: (error: unknown) => void,
+  ) {}
+
+  get size(): number {
+    return this.sessions.size;
+  }
+
+  get stats(): SessionStats {
+    return {
+      open: this.sessions.size,
+      max: this.options.max,
+      opened: this.opened,
+      closed: { ...this.closed },
+      refused: { ...this.refused },
+    };
+  }
+
+  /** Serves `req` if it is a 2025-era session request: an `initialize`, or anything carrying `Mcp-Session-Id`.
+   *  Everything else goes to `stateless` (2026-07-28 traffic, and 2025-era requests sent without a session). */
+  async serve(req: Request, res: Response, view: RequestView, stateless: () => void): Promise<void> {
+    try {
+      const id = req.headers[SESSION_HEADER];
+      const post = req.method === "POST";
+      // A malformed initialize is the stateless handler's to refuse, with the precise -32602 it gives.
+      if (id === undefined && !(post && isInitializeRequest(req.body))) return stateless();
+      // The SDK's own classification: a 2026-07-28 request is never a session request, whatever it carries.
+      if (post && !(await isLegacyRequest(await toWebRequest(req, req.body), req.body))) return stateless();
+      if (id === undefined) return await this.open(req, res, view);
+      const session = typeof id === "string" ? this.sessions.get(id) : undefined;
+      if (session === undefined) return this.notFound(req, res, "unknown");
+      if (!timingSafeEqual(session.credential, credentialOf(req))) return this.notFound(req, res, "credential");
+      await this.handle(session, req, res);
+    } catch (error) {
+      this.onError(error);
+      if (!res.headersSent) res.status(500).json({ jsonrpc: "2.0", error: { code: -32603, message: "Internal server error" }, id: null });
+    }
+  }
+
+  /** A rebuild: every session hears what changed under its own scope. */
+  announce(previous: Shelf, next: Shelf): Promise<void> {
+    return this.registry.announce(previous, next);
+  }
+
+  /** Shutting down: no new session, and every open one closes (its stream ends). */
+  async close(): Promise<void> {
+    this.shuttingDown = true;
+    await Promise.all([...this.sessions.keys()].map((id) => this.end(id, "shutdown")));
+  }
+
+  /** Gauges and counters of the sessions on `registry` (GET /metrics). */
+  register(registry: Registry): void {
+    const stats = (): SessionStats => this.stats;
+    const registers = [registry];
+    new Gauge({
+      name: "skillshelf_mcp_sessions",
+      help: "2025-era MCP sessions open over HTTP",
+      registers,
+      collect() {
+        this.set(stats().open);
+      },
+    });
+    new Gauge({
+      name: "skillshelf_mcp_sessions_max",
+      help: "The most 2025-era MCP sessions this server keeps open (--max-sessions)",
+      registers,
+      collect() {
+        this.set(stats().max);
+      },
+    });
+    new Counter({
+      name: "skillshelf_mcp_sessions_opened_total",
+      help: "2025-era MCP sessions opened by an initialize",
+      registers,
+      collect() {
+        this.reset();
+        this.inc(stats().opened);
+      },
+    });
+    new Counter({
+      name: "skillshelf_mcp_sessions_closed_total",
+      help: "2025-era MCP sessions closed, by reason: deleted by the client, idle, evicted for a new one, shutdown, failed handshake",
+      labelNames: ["reason"],
+      registers,
+      collect() {
+        this.reset();
+        for (const [reason, count] of Object.entries(stats().closed)) this.inc({ reason }, count);
+      },
+    });
+    new Counter({
+      name: "skillshelf_mcp_session_refusals_total",
+      help: "Session requests refused, by reason: unknown session id (404), another credential's session (404), no room (503), shutting down (503)",
+      labelNames: ["reason"],
+      registers,
+      collect() {
+        this.reset();
+        for (const [reason, count] of Object.entries(stats().refused)) this.inc({ reason }, count);
+      },
+    });
+  }
+
+  private async open(req: Request, res: Response, view: RequestView): Promise<void> {
+    if (this.shuttingDown) return this.unavailable(req, res, "shutdown", "The server is shutting down: initialize again");
+    if (this.sessions.size >= this.options.max && !this.evictIdlest())
+      return this.unavailable(req, res, "capacity", "Too many sessions: try again later");
+    const id = randomUUID();
+    const subscriptions = new Set<string>();
+    const mcp = buildMcpServer(this.deps, view, "legacy", subscriptions);
+    const transport = new NodeStreamableHTTPServerTransport({
+      sessionIdGenerator: () => id,
+      // DELETE: the transport closes itself once this returns.
+      onsessionclosed: () => void this.forget(id, "deleted"),
+    });
+    const session: OpenSession = {
+      id,
+      credential: credentialOf(req),
+      transport,
+      entry: { mcp, view, subscriptions },
+      active: 0,
+      lastActive: Date.now(),
+      idleTimer: undefined,
+    };
+    this.sessions.set(id, session);
+    this.registry.add(session.entry);
+    this.opened++;
+    // However the transport ends (DELETE, a close below), the session is forgotten.
+    mcp.server.onclose = () => void this.forget(id, "failed");
+    try {
+      await mcp.connect(transport);
+    } catch (error) {
+      await this.end(id, "failed");
+      throw error;
+    }
+    // A handshake that did not complete (refused params, a wrong Accept header) leaves no session behind.
+    res.once("close", () => {
+      if (mcp.server.getClientVersion() === undefined) void this.end(id, "failed");
+      else this.options.log?.log("debug", "session opened", { sessions: this.sessions.size });
+    });
+    await this.handle(session, req, res);
+  }
+
+  private async handle(session: OpenSession, req: Request, res: Response): Promise<void> {
+    session.active++;
+    clearTimeout(session.idleTimer);
+    session.idleTimer = undefined;
+    res.once("close", () => {
+      session.active--;
+      session.lastActive = Date.now();
+      if (session.active === 0 && this.sessions.get(session.id) === session) {
+        session.idleTimer = setTimeout(() => void this.end(session.id, "idle"), this.options.idleMs);
+        session.idleTimer.unref();
+      }
+    });
+    await session.transport.handleRequest(req, res, req.method === "POST" ? req.body : undefined);
+  }
+
+  /** The session with no request or stream open that was used longest ago, closed to make room. */
+  private evictIdlest(): boolean {
+    let idlest: OpenSession | undefined;
+    for (const session of this.sessions.values()) {
+      if (session.active === 0 && (idlest === undefined || session.lastActive < idlest.lastActive)) idlest = session;
+    }
+    if (idlest === undefined) return false;
+    void this.end(idlest.id, "evicted");
+    return true;
+  }
+
+  /** Removes the session from the books (idempotent); answers it when it was still there. */
+  private forget(id: string, reason: CloseReason): OpenSession | undefined {
+    const session = this.sessions.get(id);
+    if (session === undefined) return undefined;
+    this.sessions.delete(id);
+    this.registry.remove(session.entry);
+    clearTimeout(session.idleTimer);
+    this.closed[reason]++;
+    const fields = { reason, sessions: this.sessions.size };
+    if (reason === "evicted") this.options.log?.log("warn", `session evicted: ${this.options.max} sessions open (--max-sessions)`, fields);
+    else this.options.log?.log("debug", "session closed", fields);
+    return session;
+  }
+
+  private async end(id: string, reason: CloseReason): Promise<void> {
+    const session = this.forget(id, reason);
+    if (session === undefined) return;
+    try {
+      await session.transport.close();
+      await session.entry.mcp.close();
+    } catch (error) {
+      this.onError(error);
+    }
+  }
+
+  /** 404 with a JSON-RPC error: the client must initialize again (MCP Streamable HTTP, session management). The
+   *  session of another credential gets the same answer, so an id alone says nothing about whose it is. */
+  private notFound(req: Request, res: Response, reason: "unknown" | "credential"): void {
+    this.refused[reason]++;
+    this.onRefused(reason === "unknown" ? "unknown session id" : "session opened with another credential", {
+      status: 404,
+      method: req.method,
+      path: req.path,
+    });
+    res.status(404).json({
+      jsonrpc: "2.0",
+      error: { code: -32001, message: "Session not found: send initialize to start a new session" },
+      id: requestIdOf(req.body),
+    });
+  }
+
+  private unavailable(req: Request, res: Response, reason: "capacity" | "shutdown", message: string): void {
+    this.refused[reason]++;
+    this.onRefused(reason === "capacity" ? `no room for a new session: ${this.options.max} in use (--max-sessions)` : "shutting down", {
+      status: 503,
+      method: req.method,
+      path: req.path,
+    });
+    res
+      .status(503)
+      .set("Retry-After", String(RETRY_AFTER_SECONDS))
+      .json({ jsonrpc: "2.0", error: { code: -32000, message }, id: requestIdOf(req.body) });
+  }
+}
+
+/** The sessions of an app (counted on its /metrics), or none when it is stateless. */
+export function openSessions(
+  deps: ServerDeps,
+  options: {
+    readonly sessions?: SessionOptions;
+    readonly metrics?: ServerMetrics;
+    readonly onRefused?: OnRefused;
+    readonly onError: (error: unknown) => void;
+  },
+): LegacySessions | undefined {
+  if (options.sessions === undefined) return undefined;
+  const sessions = new LegacySessions(deps, options.sessions, options.onRefused ?? (() => undefined), options.onError);
+  if (options.metrics !== undefined) sessions.register(options.metrics.registry);
+  return sessions;
+}
+
+function credentialOf(req: Request): Buffer {
+  return createHash("sha256")
+    .update(req.headers.authorization ?? "", "utf8")
+    .digest();
+}
+
+function requestIdOf(body: unknown): string | number | null {
+  const id = typeof body === "object" && body !== null ? (body as { id?: unknown }).id : undefined;
+  return typeof id === "string" || typeof id === "number" ? id : null;
+}
