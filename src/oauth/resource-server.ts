@@ -182,7 +182,10 @@ export class ResourceServer {
         signal: AbortSignal.timeout(this.options.timeoutMs ?? 5_000),
       });
       if (!response.ok) throw new IssuerUnavailableError(`the introspection endpoint answered HTTP ${response.status}`);
-      answer = (await response.json()) as Claims;
+      const body: unknown = await response.json();
+      if (typeof body !== "object" || body === null || Array.isArray(body))
+        throw new IssuerUnavailableError("the introspection answer is not an object");
+      answer = body as Claims;
     } catch {
       return refuse(503, "temporarily_unavailable", "the authorization server cannot be reached to check the token");
     }
