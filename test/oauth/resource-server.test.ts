@@ -205,8 +205,10 @@ describe("tokens minted by the provider for this resource", () => {
   });
 
   test("an admin rule opens /health, which shows the issuer's state and no secret; others get 403", async () => {
-    const health = await send(shelf.origin, { path: "/health", headers: bearer(await provider.signIn("carol", shelf.resource)) });
+    const admin = bearer(await provider.signIn("carol", shelf.resource));
+    const health = await send(shelf.origin, { path: "/health", headers: admin });
     expect(health.status).toBe(200);
+    expect((await send(shelf.origin, { path: "/", headers: admin })).status).toBe(200);
     const report = JSON.parse(health.text) as { oauth: Record<string, unknown> };
     const validate = buildAjv().compile(HEALTH_SCHEMA);
     expect(validate(report), JSON.stringify(validate.errors)).toBe(true);
@@ -221,8 +223,11 @@ describe("tokens minted by the provider for this resource", () => {
       introspection: "off",
       cachedTokens: "number",
     });
-    const alice = await send(shelf.origin, { path: "/health", headers: bearer(await provider.signIn("alice", shelf.resource)) });
-    expect(alice.status).toBe(403);
+    const alice = bearer(await provider.signIn("alice", shelf.resource));
+    expect([
+      (await send(shelf.origin, { path: "/health", headers: alice })).status,
+      (await send(shelf.origin, { path: "/", headers: alice })).status,
+    ]).toEqual([403, 403]);
     const anonymous = await send(shelf.origin, { path: "/health" });
     expect([anonymous.status, anonymous.headers["www-authenticate"]]).toEqual([401, challenge()]);
   });
