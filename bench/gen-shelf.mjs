@@ -8,7 +8,7 @@
 // in-root symlink). Unlike gen-synth it also gives each library shared files (`files: ["shared/**"]`),
 // files only a fallback read reaches, folders of skills, and citations between files, so every kind of
 // address in the resolver's mix exists. Those extras sit in the first two libraries only (RICH_LIBRARIES), so
-// the listing keeps the shape the targets of issue 9 were set on (20 flat libraries: one row each), plus
+// the listing keeps the shape the speed targets were set on (20 flat libraries: one row each), plus
 // the few rows the extras add. 10,000 skills come to ~30k files and ~157 MB.
 import fs from "node:fs";
 import path from "node:path";

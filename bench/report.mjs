@@ -1,5 +1,5 @@
 // Turn a run's results into the tables `npm run bench` prints and docs/performance.md holds: every figure next
-// to the floor (as ours ÷ floor) and the SDK peer (as ours ÷ peer), and issue 9's targets with pass/miss.
+// to the floor (as ours ÷ floor) and the SDK peer (as ours ÷ peer), and the speed targets with pass/miss.
 import { formatBytes, formatMs, formatNumber, formatRatio, formatTable, median } from "./lib/stats.mjs";
 
 /** Cores taken by other processes during a measurement above which a row is marked as disturbed. */
@@ -337,7 +337,7 @@ export function formatReport(results) {
   const targets = evaluateTargets(results);
   const rows = [["figure", "target", "measured", "verdict"]];
   for (const t of targets) rows.push([t.figure, t.target, t.measured, t.pass === null ? "n/a" : t.pass ? "pass" : "**miss**"]);
-  out.push(`### Targets (issue 9, ${size(p.n)}-skill shelf)\n`);
+  out.push(`### Targets (${size(p.n)}-skill shelf)\n`);
   out.push(formatTable(rows));
   return out.join("\n");
 }

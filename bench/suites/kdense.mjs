@@ -1,5 +1,5 @@
 // The K-Dense collection (a real layout nobody here wrote): reads/s at 8 concurrent requests over stdio and
-// HTTP, every file every skill publishes, skillshelf next to the SDK's skills server and the floor (issue 3).
+// HTTP, every file every skill publishes, skillshelf next to the SDK's skills server and the floor.
 import fs from "node:fs";
 import path from "node:path";
 import { createRandom } from "../lib/random.mjs";

@@ -1,11 +1,9 @@
 // Library files (§3.1, §3.5): files outside every skill, published by a plugin's `files` globs.
 import type { HarvestContext } from "./context.js";
 import { compileGlobs, type GlobSet, isLiteralGlob } from "./globs.js";
-import { ancestorsOf, baseName, isHiddenPath, skillAddress } from "../address/index.js";
+import { ancestorsOf, baseName, generatedDocumentOf, isHiddenPath, skillAddress } from "../address/index.js";
 import { REASONS } from "./reasons.js";
 import type { HarvestedFile } from "./types.js";
-
-const RESERVED = new Set(["_index.md", "_files.md"]);
 
 /** `files` globs match files; a literal directory (`shared`) publishes everything beneath it. */
 export function compileFileGlobs(globs: readonly string[]): GlobSet {
@@ -45,7 +43,7 @@ export async function harvestLibraryFiles(ctx: HarvestContext, globs: GlobSet, p
     // The hidden rule applies to library-file paths whatever a glob spells out (§3.2).
     if (entry.hidden || !globs.match(entry.path)) continue;
     const base = baseName(entry.path);
-    if (RESERVED.has(base)) {
+    if (generatedDocumentOf(base) !== null) {
       ctx.skipped.add(entry.path, REASONS.libraryReservedName(base));
       continue;
     }

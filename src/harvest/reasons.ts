@@ -47,8 +47,10 @@ export const REASONS = {
   overFileBytes: (size: number, limit: number): string => `The file is ${size} bytes, over limits.fileBytes (${limit}).`,
   symlinkLeavesRoot: "A symlink that leaves the root is never followed.",
   manifestShadowed: "A file named _manifest at a skill's root is shadowed by the skill's generated _manifest.",
-  indexShadowed: "A file named _index.md in a folder that holds a skill is shadowed by the folder's generated _index.md.",
-  libraryReservedName: (name: string): string => `A library file named ${name} is shadowed by the library's generated ${name}.`,
+  indexShadowed: (name: string): string =>
+    `A file named ${name} in a folder that holds a skill is shadowed by the folder's generated _index.md and its pages.`,
+  libraryReservedName: (name: string): string =>
+    `A library file named ${name} is shadowed by the library's generated ${name.startsWith("_index") ? "_index.md" : "_files.md"} and its pages.`,
   libraryInsideSkill: (address: string, dir: string): string =>
     dir === ""
       ? "The library file lies inside the whole-plugin skill."

@@ -5,14 +5,22 @@ import { findCitations } from "./citations.js";
 import { checkSkillFrontmatter, checkSkillFrontmatterLenient, isSkillName, parseSkillMd, rewriteSkillMd } from "./frontmatter.js";
 import { MAX_DESCRIPTION_CHARS } from "./reasons.js";
 import { compileGlobs, type GlobSet } from "./globs.js";
-import { baseName, compareCodeUnits, hasPlaceholders, isHiddenPath, joinPath, parentOf, skillAddress } from "../address/index.js";
+import {
+  baseName,
+  compareCodeUnits,
+  generatedDocumentOf,
+  hasPlaceholders,
+  isHiddenPath,
+  joinPath,
+  parentOf,
+  skillAddress,
+} from "../address/index.js";
 import { MAX_SKILL_BYTES, MAX_SKILL_FILES, REASONS } from "./reasons.js";
 import type { WalkEntry } from "./walk.js";
 import type { HarvestedFile, HarvestedSkill } from "./types.js";
 
 const SKILL_MD = "SKILL.md";
 const MANIFEST = "_manifest";
-const INDEX = "_index.md";
 
 /** Skill globs: a glob names SKILL.md files, or directories meaning every SKILL.md beneath them (§3.1).
  *  `scientific-skills/*` => also `scientific-skills/*\/**\/SKILL.md`. */
@@ -260,8 +268,8 @@ export async function harvestSkills(ctx: HarvestContext, globs: GlobSet): Promis
     for (const [rel, entry] of skill.files) {
       const base = baseName(rel);
       const at = rel.includes("/") ? `${skill.key}/${parentOf(rel)}` : skill.key;
-      if ((base === MANIFEST && winners.has(at)) || (base === INDEX && folders.has(at))) {
-        ctx.skipped.add(entry.path, base === MANIFEST ? REASONS.manifestShadowed : REASONS.indexShadowed);
+      if ((base === MANIFEST && winners.has(at)) || (generatedDocumentOf(base)?.document === "index" && folders.has(at))) {
+        ctx.skipped.add(entry.path, base === MANIFEST ? REASONS.manifestShadowed : REASONS.indexShadowed(base));
         continue;
       }
       const read = await ctx.reader.read(entry);

@@ -53,78 +53,101 @@ interface PendingDir {
  * when the target leaves the root, dangles, or is a directory already on the way down (a loop).
  */
 export async function walkRoot(rootReal: string, optIns: GlobSet, pacer: Pacer): Promise<WalkResult> {
-  const files: WalkEntry[] = [];
-  const escapes: string[] = [];
-  const unreadable: { path: string; code: string }[] = [];
-  const hiddenSkills: string[] = [];
-  const rootPrefix = rootReal.endsWith(nodePath.sep) ? rootReal : rootReal + nodePath.sep;
-  // Containment on real paths: a link that resolves outside the root must never be read through.
-  const isInside = (real: string): boolean => real === rootReal || real.startsWith(rootPrefix);
-
-  const addFile = (real: string, path: string, hidden: boolean, stat: fs.Stats): void => {
-    files.push({ path, abs: real, size: stat.size, mtimeMs: stat.mtimeMs, hidden });
-  };
-  const statOf = (abs: string): fs.Stats | undefined => {
-    try {
-      return fs.statSync(abs, { throwIfNoEntry: false });
-    } catch {
-      return undefined; // Unreadable: nothing to serve.
-    }
-  };
-
+  const walk = new RootWalk(rootReal, optIns);
   const stack: PendingDir[] = [{ real: rootReal, rel: "", hidden: false, chain: [] }];
   for (let dir = stack.pop(); dir !== undefined; dir = stack.pop()) {
     if (pacer.due()) await pacer.pause();
+    stack.push(...walk.enter(dir));
+  }
+  return walk.result;
+}
+
+/** What one walk found so far, and how it treats one directory entry. */
+class RootWalk {
+  readonly result: WalkResult = { files: [], escapes: [], unreadable: [], hiddenSkills: [] };
+  private readonly rootPrefix: string;
+
+  constructor(
+    private readonly rootReal: string,
+    private readonly optIns: GlobSet,
+  ) {
+    this.rootPrefix = rootReal.endsWith(nodePath.sep) ? rootReal : rootReal + nodePath.sep;
+  }
+
+  /** Record the files of `dir`; answer the directories below it still to walk. */
+  enter(dir: PendingDir): PendingDir[] {
     let dirents: Dirent[];
     try {
       dirents = fs.readdirSync(dir.real, { withFileTypes: true });
     } catch (error) {
       // Unreadable (permissions, I/O): reported, and the rest of the plugin still serves. Vanished: nothing to say.
       const code = errorCode(error);
-      if (code !== "ENOENT") unreadable.push({ path: dir.rel === "" ? "." : dir.rel, code });
-      continue;
+      if (code !== "ENOENT") this.result.unreadable.push({ path: dir.rel === "" ? "." : dir.rel, code });
+      return [];
     }
     const chain = [...dir.chain, dir.real];
+    const below: PendingDir[] = [];
     for (const dirent of dirents) {
-      const name = dirent.name;
-      if (NEVER_WALKED.has(name)) continue;
-      const path = joinPath(dir.rel, name);
-      const hiddenName = isHiddenSegment(name);
-      if (hiddenName && !optIns.match(path)) {
-        // `..data`-style folders are a ConfigMap mount's internals, served through its visible links.
-        if (dirent.isDirectory() && !name.startsWith("..")) findSkillMds(nodePath.join(dir.real, name), path, hiddenSkills);
-        continue;
-      }
-      const abs = nodePath.join(dir.real, name);
-      const hidden = dir.hidden || hiddenName;
-      if (dirent.isDirectory()) {
-        stack.push({ real: abs, rel: path, hidden, chain });
-      } else if (dirent.isFile()) {
-        const stat = statOf(abs);
-        if (stat?.isFile()) addFile(abs, path, hidden, stat);
-      } else if (dirent.isSymbolicLink()) {
-        let real: string;
-        try {
-          real = fs.realpathSync.native(abs);
-        } catch {
-          continue; // Dangling, or a loop of links (ELOOP).
-        }
-        if (!isInside(real)) {
-          escapes.push(path);
-          continue;
-        }
-        const stat = statOf(real);
-        if (stat?.isDirectory()) {
-          if (!chain.includes(real)) stack.push({ real, rel: path, hidden, chain });
-        } else if (stat?.isFile()) {
-          // The real path, not the link: a link re-pointed after harvest cannot redirect a read outside the root.
-          addFile(real, path, hidden, stat);
-        }
-      }
-      // Sockets, FIFOs and devices are never harvested.
+      const next = this.visit(dir, chain, dirent);
+      if (next !== null) below.push(next);
     }
+    return below;
   }
-  return { files, escapes, unreadable, hiddenSkills };
+
+  /** One entry of `dir`: a file is recorded, a directory to walk is answered, anything else is passed over. */
+  private visit(dir: PendingDir, chain: readonly string[], dirent: Dirent): PendingDir | null {
+    const name = dirent.name;
+    if (NEVER_WALKED.has(name)) return null;
+    const path = joinPath(dir.rel, name);
+    const hiddenName = isHiddenSegment(name);
+    if (hiddenName && !this.optIns.match(path)) {
+      // `..data`-style folders are a ConfigMap mount's internals, served through its visible links.
+      if (dirent.isDirectory() && !name.startsWith("..")) findSkillMds(nodePath.join(dir.real, name), path, this.result.hiddenSkills);
+      return null;
+    }
+    const abs = nodePath.join(dir.real, name);
+    const hidden = dir.hidden || hiddenName;
+    if (dirent.isDirectory()) return { real: abs, rel: path, hidden, chain };
+    if (dirent.isFile()) {
+      const stat = statOf(abs);
+      if (stat?.isFile()) this.addFile(abs, path, hidden, stat);
+      return null;
+    }
+    // Sockets, FIFOs and devices are never harvested.
+    return dirent.isSymbolicLink() ? this.followLink(abs, path, hidden, chain) : null;
+  }
+
+  /** A link is followed only to a real path inside the root, and never back up the directories it sits in. */
+  private followLink(abs: string, path: string, hidden: boolean, chain: readonly string[]): PendingDir | null {
+    let real: string;
+    try {
+      real = fs.realpathSync.native(abs);
+    } catch {
+      return null; // Dangling, or a loop of links (ELOOP).
+    }
+    // Containment on real paths: a link that resolves outside the root must never be read through.
+    if (real !== this.rootReal && !real.startsWith(this.rootPrefix)) {
+      this.result.escapes.push(path);
+      return null;
+    }
+    const stat = statOf(real);
+    if (stat?.isDirectory()) return chain.includes(real) ? null : { real, rel: path, hidden, chain };
+    // The real path, not the link: a link re-pointed after harvest cannot redirect a read outside the root.
+    if (stat?.isFile()) this.addFile(real, path, hidden, stat);
+    return null;
+  }
+
+  private addFile(real: string, path: string, hidden: boolean, stat: fs.Stats): void {
+    this.result.files.push({ path, abs: real, size: stat.size, mtimeMs: stat.mtimeMs, hidden });
+  }
+}
+
+function statOf(abs: string): fs.Stats | undefined {
+  try {
+    return fs.statSync(abs, { throwIfNoEntry: false });
+  } catch {
+    return undefined; // Unreadable: nothing to serve.
+  }
 }
 
 /** The `SKILL.md` files under a hidden directory the walk does not enter, found by name alone (directory entries,

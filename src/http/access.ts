@@ -33,18 +33,26 @@ interface Authenticator {
   identify(authorization: string | undefined): Caller | undefined;
 }
 
-function createAuthenticator(clients: readonly Client[]): Authenticator {
+/** The client holding a token, or undefined. Every client is compared, so the time taken does not say which one
+ *  (or whether any) matched. */
+export function tokenIdentifier(clients: readonly Client[]): (token: string) => Client | undefined {
   const hashed = clients.map((client) => ({ client, hash: digest(client.token) }));
+  return (token) => {
+    const presented = digest(token);
+    let found: Client | undefined;
+    for (const { client, hash } of hashed) if (timingSafeEqual(hash, presented)) found = client;
+    return found;
+  };
+}
+
+function createAuthenticator(clients: readonly Client[]): Authenticator {
+  const identify = tokenIdentifier(clients);
   return {
     identify(authorization) {
       if (authorization === undefined) return null;
       const match = /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(authorization);
       if (match === null) return undefined;
-      const presented = digest(match[1] as string);
-      // Every client is compared, so the time taken does not say which one (or whether any) matched.
-      let found: Client | undefined;
-      for (const { client, hash } of hashed) if (timingSafeEqual(hash, presented)) found = client;
-      return found;
+      return identify(match[1] as string);
     },
   };
 }

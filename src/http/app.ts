@@ -1,6 +1,6 @@
 // The HTTP face: /mcp (2026-07-28 stateless; 2025-era sessions unless stateless), the operator's /health and
-// /reindex, /openapi.yaml and a read-only page at /. Host and Origin are validated on every route; bodies are
-// size-limited.
+// /reindex, /openapi.yaml and a server-rendered page for people at / (web/). Host and Origin are validated on every
+// route; bodies are size-limited.
 import { createMcpExpressApp } from "@modelcontextprotocol/express";
 import { toNodeHandler } from "@modelcontextprotocol/node";
 import { createMcpHandler, type McpHttpHandler } from "@modelcontextprotocol/server";
@@ -12,7 +12,7 @@ import { authenticate, callerOf, formatAuthInfo, requireAdmin, type Access } fro
 import { buildHealth, httpStatusOf } from "../health/index.js";
 import { formatOpenApi } from "./openapi.js";
 import { InFlight } from "./in-flight.js";
-import { renderShelfPage } from "./page.js";
+import { mountWeb } from "./web.js";
 import { Readiness, withProbes } from "./probes.js";
 import { answerErrors, answerNotFound, limitNesting, MAX_JSON_DEPTH, type OnRefused } from "./bad-requests.js";
 import { guardStateChanges } from "./exposure.js";
@@ -63,6 +63,7 @@ export function createHttpApp(holder: ShelfHolder, deps: ServerDeps, options: Ht
   const app = createGuardedApp(options);
   const onRefused = options.onRefused ?? (() => undefined);
   if (options.access.oauth !== undefined) routeResourceMetadata(app, options.access.oauth);
+  mountWeb(app, deps, { access: options.access, configErrors: options.configErrors, onRefused });
   app.use(authenticate(options.access));
   app.use(limitNesting(MAX_JSON_DEPTH, onRefused));
   const { mcp, inFlight, sessions } = routeMcp(app, holder, deps, options);
@@ -135,7 +136,7 @@ function routeMcp(app: Express, holder: ShelfHolder, deps: ServerDeps, options: 
   return { mcp, inFlight, sessions };
 }
 
-/** The operator's routes: /health, /reindex, /metrics, /openapi.yaml and the page. */
+/** The operator's routes: /health, /reindex, /metrics and /openapi.yaml (the page is mounted by mountWeb). */
 function routeOperator(app: Express, holder: ShelfHolder, deps: ServerDeps, options: HttpOptions): void {
   const admin = requireAdmin(options.access);
   app.get("/health", admin, (_req, res) => {
@@ -160,9 +161,6 @@ function routeOperator(app: Express, holder: ShelfHolder, deps: ServerDeps, opti
   if (options.metrics !== undefined) app.get("/metrics", admin, options.metrics.handler);
   app.get("/openapi.yaml", (_req, res) => {
     res.type("application/yaml").send(formatOpenApi(deps.version));
-  });
-  app.get("/", admin, (_req, res) => {
-    res.type("text/html").send(renderShelfPage(holder.current, buildHealth(holder.current)));
   });
 }
 

@@ -49,6 +49,8 @@ const MCP_METHODS = new Set([
   "server/discover",
 ]);
 const ROUTES = new Set(["/mcp", "/health", "/reindex", "/metrics", "/openapi.yaml", "/", "/livez", "/readyz"]);
+/** Every other page of the web page counts as `/`, so the label's values stay few whatever the shelf holds. */
+const PAGE_ROUTES = /^\/(libraries|skills|files|raw)\/|^\/(search|connect|status|signin|signout|assets\/style\.css|favicon\.ico)$/;
 
 /** The label of an MCP request: its JSON-RPC method, `notification` for any notification, else `other`. */
 function mcpMethodOf(body: unknown): string {
@@ -146,7 +148,7 @@ export class ServerMetrics {
     const started = performance.now();
     const path = req.path;
     res.once("close", () => {
-      const route = ROUTES.has(path) ? path : "other";
+      const route = ROUTES.has(path) ? path : PAGE_ROUTES.test(path) ? "/" : "other";
       // The body is parsed by then; a request refused before parsing has none and counts as `other`.
       const method = route === "/mcp" && req.method === "POST" ? mcpMethodOf(req.body) : req.method;
       const labels = { route, method, outcome: res.writableFinished ? outcomeOf(res.statusCode) : "aborted" };

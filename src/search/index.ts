@@ -2,4 +2,4 @@
 // incrementally) and the checked arguments of a search.
 export { SkillIndex, BOOST, type SearchOutcome, type SearchRow } from "./skill-index.js";
 export { skillBody, skillDocument, type SkillDocument } from "./documents.js";
-export { DEFAULT_LIMIT, MAX_LIMIT, parseSearchRequest, type SearchRequest } from "./request.js";
+export { DEFAULT_LIMIT, MAX_LIMIT, MAX_QUERY_LENGTH, parseSearchRequest, type SearchRequest } from "./request.js";

@@ -33,12 +33,15 @@ describe("library files", () => {
     expect(plugin.libraryFiles.map((f) => f.path)).toEqual(["documents/x.md", "notes/a.md", "shared/api.md"]);
     const inside = 'The library file\'s address lies inside the skill "docs" (directory "skills/docs").';
     expect(plugin.skipped).toEqual([
-      { path: "_index.md", reason: "A library file named _index.md is shadowed by the library's generated _index.md." },
+      { path: "_index.md", reason: "A library file named _index.md is shadowed by the library's generated _index.md and its pages." },
       { path: "docs/readme.md", reason: inside },
       { path: "shared/_index.md", reason: REASONS.libraryReservedName("_index.md") },
       { path: "shared/big.bin", reason: "The file is 300 bytes, over limits.fileBytes (200)." },
       { path: "shared/out.md", reason: "A symlink that leaves the root is never followed." },
-      { path: "shared/sub/_files.md", reason: "A library file named _files.md is shadowed by the library's generated _files.md." },
+      {
+        path: "shared/sub/_files.md",
+        reason: "A library file named _files.md is shadowed by the library's generated _files.md and its pages.",
+      },
       { path: "skills/docs/SKILL.md", reason: inside },
       { path: "skills/docs/ref.md", reason: inside },
     ]);

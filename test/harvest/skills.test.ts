@@ -262,6 +262,7 @@ describe("skipped skills", () => {
     const root = makeTree({
       "skills/outer/SKILL.md": skillMd("outer"),
       "skills/outer/_index.md": "shadowed by the folder index of outer (it holds outer/inner)",
+      "skills/outer/_index-2.md": "shadowed too: the name of a page of that index",
       "skills/outer/inner/SKILL.md": skillMd("inner"),
       "skills/outer/inner/_manifest": "shadowed by inner's manifest",
       "skills/outer/inner/a.md": "a",
@@ -275,11 +276,12 @@ describe("skipped skills", () => {
       "skills/outer/inner": { address: "outer/inner", files: ["a.md"] },
     });
     expect(plugin.skipped).toEqual([
-      { path: "skills/outer/_index.md", reason: REASONS.indexShadowed },
+      { path: "skills/outer/_index-2.md", reason: REASONS.indexShadowed("_index-2.md") },
+      { path: "skills/outer/_index.md", reason: REASONS.indexShadowed("_index.md") },
       { path: "skills/outer/inner/_manifest", reason: REASONS.manifestShadowed },
     ]);
-    expect(REASONS.indexShadowed).toBe(
-      "A file named _index.md in a folder that holds a skill is shadowed by the folder's generated _index.md.",
+    expect(REASONS.indexShadowed("_index.md")).toBe(
+      "A file named _index.md in a folder that holds a skill is shadowed by the folder's generated _index.md and its pages.",
     );
   });
 

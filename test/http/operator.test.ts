@@ -94,10 +94,10 @@ describe("operator endpoints of the CLI's HTTP server", () => {
     expect(body).toMatchObject({ status: "warnings", generation: 1, skills: 8, prompts: 4 });
   });
 
-  it("serves a read-only HTML page of the shelf at /", async () => {
+  it("serves the page for people at /, listing the libraries", async () => {
     const response = await send(server.origin, { path: "/" });
     expect(response.status).toBe(200);
     expect(response.headers["content-type"]).toMatch(/^text\/html/);
-    expect(response.text).toContain("skill://engineering");
+    expect(response.text).toContain('<a href="/libraries/engineering">engineering</a>');
   });
 });

@@ -2,7 +2,8 @@
 // when none grants a ceiling, admin comes from a rule, and claims are found by name or by a dotted path.
 import { expect, test } from "vitest";
 import type { OAuthConfig } from "../../src/config/index.js";
-import { claimAt, grantOf, identityOf } from "../../src/oauth/index.js";
+import { webAccess } from "../../src/http/web.js";
+import { claimAt, grantOf, identityOf, ResourceServer } from "../../src/oauth/index.js";
 
 const POLICY: Pick<OAuthConfig, "rules" | "defaultScope"> = {
   rules: [
@@ -70,4 +71,18 @@ test("claimAt walks own properties only", () => {
   expect(claimAt({ a: [{ b: 1 }] }, "a.0.b")).toBe(undefined);
   expect(claimAt({ a: {} }, "a.constructor")).toBe(undefined);
   expect(claimAt({}, "__proto__")).toBe(undefined);
+});
+
+test("an issuer keeps the page's health view closed, as clients do, even with anonymous callers served", () => {
+  const oauth = new ResourceServer({
+    issuer: "https://login.example.com",
+    resource: "https://skills.example.com/mcp",
+    audiences: [],
+    algorithms: ["ES256"],
+    clockSkewMs: 0,
+    scopes: [],
+    rules: [],
+  });
+  expect(webAccess({ clients: [], anonymous: true }).openHealth).toBe(true);
+  expect(webAccess({ clients: [], anonymous: true, oauth }).openHealth).toBe(false);
 });

@@ -85,8 +85,17 @@ describe("anonymous callers under a ceiling of their own", () => {
   });
 
   it("keeps the operator's routes, which show the whole shelf, from callers without a token", async () => {
-    for (const route of ["/health", "/"]) expect((await send(server.origin, { path: route })).status).toBe(401);
+    expect((await send(server.origin, { path: "/health" })).status).toBe(401);
     expect((await send(server.origin, { method: "POST", path: "/reindex" })).status).toBe(401);
+    expect((await send(server.origin, { path: "/status" })).status).toBe(403);
+  });
+
+  it("shows the page at / under the anonymous ceiling: the public library only", async () => {
+    const page = await send(server.origin, { path: "/" });
+    expect(page.status).toBe(200);
+    expect(page.text).toContain('<a href="/libraries/writing">writing</a>');
+    expect(page.text).not.toContain("engineering");
+    expect((await send(server.origin, { path: "/libraries/engineering" })).status).toBe(404);
   });
 
   it("serves a client with a token under its own ceiling (here: everything)", async () => {
@@ -126,10 +135,14 @@ describe("an anonymous ceiling with no clients declared", () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it("does not open /health and / to everyone, since they would show the libraries past the ceiling", async () => {
-    for (const route of ["/health", "/"]) {
+  it("does not open /health and the health view to everyone, since they would show the libraries past the ceiling", async () => {
+    for (const [route, status] of [
+      ["/health", 401],
+      ["/status", 403],
+      ["/", 200],
+    ] as const) {
       const response = await send(server.origin, { path: route });
-      expect(response.status).toBe(401);
+      expect(response.status).toBe(status);
       expect(response.text).not.toContain("engineering");
     }
   });

@@ -100,7 +100,11 @@ describe("bearer-token clients over the CLI's HTTP server", () => {
     expect(await call(`${origin}/mcp?library=nope`, { method: "POST", body: INITIALIZE })).toEqual(unauthorized);
     expect(await call(`${origin}/health`)).toEqual(unauthorized);
     expect(await call(`${origin}/reindex`, { method: "POST" })).toEqual(unauthorized);
-    expect(await call(`${origin}/`)).toEqual(unauthorized);
+    // The page answers a browser with its sign-in form instead of JSON, under the same status and challenge.
+    const page = await call(`${origin}/`);
+    expect([page.status, page.wwwAuthenticate]).toEqual([401, "Bearer"]);
+    expect(page.body).toContain('<form class="signin" method="post" action="/signin">');
+    expect(page.body).not.toContain("/libraries/");
   });
 
   test("a wrong or malformed token: 401, and the token is not echoed", async () => {
@@ -199,12 +203,13 @@ describe("bearer-token clients over the CLI's HTTP server", () => {
     ]);
   });
 
-  test("admin clients reach /health, /reindex and /; other clients get 403", async () => {
+  test("admin clients reach /health, /reindex and the page's health view; other clients get 403", async () => {
     const forbidden = { status: 403, wwwAuthenticate: null, body: JSON.stringify({ error: "this endpoint is for admin clients" }) };
     for (const token of [TOKENS.support, TOKENS.eng, TOKENS.public]) {
       expect(await call(`${origin}/health`, { headers: bearer(token) })).toEqual(forbidden);
       expect(await call(`${origin}/reindex`, { method: "POST", headers: bearer(token) })).toEqual(forbidden);
-      expect(await call(`${origin}/`, { headers: bearer(token) })).toEqual(forbidden);
+      const status = await call(`${origin}/status`, { headers: bearer(token) });
+      expect([status.status, status.body.includes("The health view is for admin clients.")]).toEqual([403, true]);
     }
     const health = await call(`${origin}/health`, { headers: bearer(TOKENS.admin) });
     expect(health.status).toBe(200);
@@ -220,8 +225,9 @@ describe("bearer-token clients over the CLI's HTTP server", () => {
       skills: 10,
       rebuilt: expect.arrayContaining(["./plugins/ops-kit", "./plugins/missing-kit"]) as unknown,
     });
-    const page = await call(`${origin}/`, { headers: bearer(TOKENS.admin) });
+    const page = await call(`${origin}/status`, { headers: bearer(TOKENS.admin) });
     expect(page.status).toBe(200);
+    expect(page.body).toContain("<h1>Health</h1>");
   });
 
   test("2026-07-28 results are cached privately for every client, scoped or not", async () => {

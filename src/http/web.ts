@@ -1,0 +1,47 @@
+// Mounts the page for people (web/) with what only this layer knows: the clients and their tokens.
+import { createHash } from "node:crypto";
+import type { Express } from "express";
+import type { ConfigError } from "../config/index.js";
+import type { ServerDeps } from "../mcp/index.js";
+import { createWebRouter, type WebAccess } from "../web/index.js";
+import { type Access, tokenIdentifier } from "./access.js";
+import type { OnRefused } from "./bad-requests.js";
+
+export function webAccess(access: Access): WebAccess {
+  const identify = tokenIdentifier(access.clients);
+  // Form tokens are signed with a key derived from every client token: the same on every replica of one config,
+  // and nothing anyone without a token can compute.
+  const formKey = createHash("sha256").update("skillshelf page forms");
+  for (const client of access.clients) formKey.update("\0").update(client.token, "utf8");
+  return {
+    identify: (token) => {
+      const client = identify(token);
+      return client === undefined ? undefined : { name: client.name, scope: client.scope, admin: client.admin };
+    },
+    signIn: access.clients.length > 0,
+    anonymous: access.anonymous,
+    ...(access.anonymousScope === undefined ? {} : { anonymousScope: access.anonymousScope }),
+    // An issuer makes the server private like clients do: its health view then needs an admin.
+    openHealth: access.clients.length === 0 && access.anonymousScope === undefined && access.oauth === undefined,
+    formKey: formKey.digest(),
+  };
+}
+
+export interface WebMount {
+  readonly access: Access;
+  readonly configErrors?: (() => readonly ConfigError[]) | undefined;
+  readonly onRefused?: OnRefused;
+}
+
+/** The page's routes, ahead of the bearer check of the other routes: a browser signs in through a form and a cookie. */
+export function mountWeb(app: Express, deps: ServerDeps, mount: WebMount): void {
+  app.use(
+    createWebRouter({
+      shelf: deps.shelf,
+      access: webAccess(mount.access),
+      version: deps.version,
+      ...(mount.configErrors === undefined ? {} : { configErrors: mount.configErrors }),
+      ...(mount.onRefused === undefined ? {} : { onRefused: mount.onRefused }),
+    }),
+  );
+}

@@ -1,0 +1,95 @@
+// The client entries of the "connect" panel, for this server's URL and the viewer's scope: the same shapes as
+// docs/clients.md, with the URL filled in. A token never appears: a signed-in viewer's entries read it from the
+// environment variable SKILLSHELF_TOKEN (or ask for it, in VS Code), and an anonymous viewer's carry no header.
+
+export interface ConnectEntry {
+  /** The client's name, as the panel's heading. */
+  readonly client: string;
+  /** Where the text goes. */
+  readonly where: string;
+  /** `sh`, `json` or `text`. */
+  readonly kind: "sh" | "json" | "text";
+  readonly text: string;
+}
+
+const SERVER = "skills";
+
+function json(value: unknown): string {
+  return JSON.stringify(value, null, 2);
+}
+
+/** Single quotes for a POSIX shell: nothing inside is expanded. */
+function shellQuote(text: string): string {
+  return `'${text.replace(/'/g, `'\\''`)}'`;
+}
+
+/** `url` is the MCP endpoint with the viewer's narrowing already in its query; `token` says whether the viewer
+ *  signed in with one (and so whether the entries send it). */
+export function connectEntries(url: string, token: boolean): readonly ConnectEntry[] {
+  const toolsOnly = new URL(url);
+  toolsOnly.searchParams.set("resources", "off");
+  toolsOnly.searchParams.set("prompts", "off");
+  const bearer = "Bearer ${env:SKILLSHELF_TOKEN}";
+  return [
+    {
+      client: "Claude Code",
+      where: token ? "a terminal (the token is read from SKILLSHELF_TOKEN when the command runs)" : "a terminal",
+      kind: "sh",
+      text:
+        `claude mcp add --transport http --scope user ${SERVER} ${shellQuote(url)}` +
+        (token ? ` \\\n  --header "Authorization: Bearer $SKILLSHELF_TOKEN"` : ""),
+    },
+    {
+      client: "Claude Desktop",
+      where: token
+        ? "claude_desktop_config.json (Settings → Developer → Edit Config), through the mcp-remote bridge; put your token after Bearer"
+        : "claude_desktop_config.json (Settings → Developer → Edit Config), through the mcp-remote bridge",
+      kind: "json",
+      text: json({
+        mcpServers: {
+          [SERVER]: token
+            ? {
+                command: "npx",
+                args: ["-y", "mcp-remote", url, "--header", "Authorization:${AUTH_HEADER}"],
+                env: { AUTH_HEADER: "Bearer <your token>" },
+              }
+            : { command: "npx", args: ["-y", "mcp-remote", url] },
+        },
+      }),
+    },
+    {
+      client: "VS Code",
+      where: token
+        ? ".vscode/mcp.json, or the user configuration (MCP: Open User Configuration); VS Code asks for the token once"
+        : ".vscode/mcp.json, or the user configuration (MCP: Open User Configuration)",
+      kind: "json",
+      text: json(
+        token
+          ? {
+              inputs: [{ type: "promptString", id: "skillshelf-token", description: "skillshelf token", password: true }],
+              servers: { [SERVER]: { type: "http", url, headers: { Authorization: "Bearer ${input:skillshelf-token}" } } },
+            }
+          : { servers: { [SERVER]: { type: "http", url } } },
+      ),
+    },
+    {
+      client: "Cursor",
+      where: token
+        ? "~/.cursor/mcp.json (every project) or .cursor/mcp.json (one project); Cursor reads the token from SKILLSHELF_TOKEN"
+        : "~/.cursor/mcp.json (every project) or .cursor/mcp.json (one project)",
+      kind: "json",
+      text: json({ mcpServers: { [SERVER]: token ? { url, headers: { Authorization: bearer } } : { url } } }),
+    },
+    {
+      client: "n8n",
+      where: "the MCP Client Tool node (tools only: resources and prompts are offered as tools)",
+      kind: "text",
+      text: [
+        `Endpoint: ${toolsOnly.href}`,
+        "Server Transport: HTTP Streamable",
+        `Authentication: ${token ? "Bearer Auth, with a credential holding your token" : "None"}`,
+        "Tools to Include: All",
+      ].join("\n"),
+    },
+  ];
+}

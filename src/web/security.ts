@@ -1,0 +1,96 @@
+// What every response of the page carries, and the two cookies it sets. The policy allows no script at all and
+// only this server's stylesheet; no page may be framed. Forms that change state carry a token that must match the
+// browser's CSRF cookie (a signed double submit): a page of another site can neither read that cookie nor
+// compute the token, and the Origin check of every POST comes on top.
+import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
+import { parseCookie, stringifySetCookie } from "cookie";
+import type { NextFunction, Request, Response } from "express";
+
+export const CONTENT_SECURITY_POLICY =
+  "default-src 'none'; style-src 'self'; img-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
+
+/** Bytes of a file are served under this policy too: even an HTML or SVG file never runs anything here. */
+export const DOWNLOAD_POLICY = `${CONTENT_SECURITY_POLICY}; sandbox`;
+
+export const TOKEN_COOKIE = "skillshelf_token";
+export const CSRF_COOKIE = "skillshelf_csrf";
+export const CSRF_FIELD = "csrf";
+
+export function securityHeaders(_req: Request, res: Response, next: NextFunction): void {
+  res.set({
+    "Content-Security-Policy": CONTENT_SECURITY_POLICY,
+    "X-Content-Type-Options": "nosniff",
+    // Not `no-referrer`: under it a browser sends `Origin: null` with the page's own forms, which the Origin check
+    // of every POST refuses. `same-origin` still sends nothing to other sites.
+    "Referrer-Policy": "same-origin",
+    "X-Frame-Options": "DENY",
+    "Cross-Origin-Opener-Policy": "same-origin",
+    "Cross-Origin-Resource-Policy": "same-origin",
+    "Cache-Control": "no-store",
+  });
+  next();
+}
+
+export function cookiesOf(req: Request): Readonly<Record<string, string | undefined>> {
+  const header = req.headers.cookie;
+  return header === undefined ? {} : parseCookie(header);
+}
+
+interface CookieOptions {
+  readonly value: string;
+  /** 0 deletes the cookie; absent, it lasts as long as the browser session. */
+  readonly maxAge?: number;
+}
+
+/** The request reached us over TLS, or through a proxy that says it did (`X-Forwarded-Proto: https`). Trusting the
+ *  header can only add the Secure flag (a cookie a plain-HTTP client then does not send back), never remove it. */
+export function overTls(req: Request): boolean {
+  const forwarded = req.headers["x-forwarded-proto"];
+  const first = (Array.isArray(forwarded) ? forwarded[0] : forwarded)?.split(",")[0]?.trim().toLowerCase();
+  return req.secure || first === "https";
+}
+
+/** HttpOnly, SameSite=Strict, for the whole site; Secure when the request came over TLS. */
+export function setCookie(req: Request, res: Response, name: string, options: CookieOptions): void {
+  res.append(
+    "Set-Cookie",
+    stringifySetCookie({
+      name,
+      value: options.value,
+      httpOnly: true,
+      sameSite: "strict",
+      path: "/",
+      secure: overTls(req),
+      ...(options.maxAge === undefined ? {} : { maxAge: options.maxAge }),
+    }),
+  );
+}
+
+/** Signs and checks form tokens. The key is given by the layer above (derived from the configured tokens, so every
+ *  replica of one config accepts the same forms). */
+export class CsrfTokens {
+  constructor(private readonly key: Uint8Array) {}
+
+  /** The browser's CSRF cookie, set on this response when it has none yet; the form token that goes with it. */
+  formToken(req: Request, res: Response): string {
+    let nonce = cookiesOf(req)[CSRF_COOKIE];
+    if (nonce === undefined || !/^[A-Za-z0-9_-]{43}$/.test(nonce)) {
+      nonce = randomBytes(32).toString("base64url");
+      setCookie(req, res, CSRF_COOKIE, { value: nonce });
+    }
+    return this.sign(nonce);
+  }
+
+  /** True when the form's token was made for this browser's CSRF cookie. */
+  check(req: Request, submitted: unknown): boolean {
+    const nonce = cookiesOf(req)[CSRF_COOKIE];
+    if (nonce === undefined || typeof submitted !== "string") return false;
+    const expected = Buffer.from(this.sign(nonce), "utf8");
+    const given = Buffer.from(submitted, "utf8");
+    return expected.length === given.length && timingSafeEqual(expected, given);
+  }
+
+  private sign(nonce: string): string {
+    return createHmac("sha256", this.key).update(nonce, "utf8").digest("base64url");
+  }
+}
