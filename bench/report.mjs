@@ -333,6 +333,17 @@ export function formatReport(results) {
       `K-Dense collection (${k.servers.skillshelf.files} files served by skillshelf${k.servers.peer ? `, ${k.servers.peer.files} by the SDK peer` : ""}; every published file, 8 in flight)`,
     );
   } else if (results.kdense?.error) out.push(`K-Dense: ${results.kdense.error}\n`);
+  if (results.webdav) {
+    const w = results.webdav;
+    out.push(`### WebDAV share (${formatNumber(w.files, 0)} files on webdav-server over loopback)\n`);
+    const rows = [["listing", "step", "time", "client CPU", "GETs", "PROPFINDs", "skills served"]];
+    for (const r of w.rows) {
+      const seconds = (ms) => `${formatNumber(ms / 1000, 2)} s`;
+      rows.push([r.mode, r.step, seconds(r.ms), seconds(r.cpuMs), String(r.gets), String(r.propfinds), String(r.skills)]);
+    }
+    out.push(formatTable(rows));
+    out.push("");
+  }
 
   const targets = evaluateTargets(results);
   const rows = [["figure", "target", "measured", "verdict"]];

@@ -133,7 +133,7 @@ async function runServe(command: CommandSpec, values: Values, dirs: readonly str
   shelfLog.follow(live.holder);
   const contents = new ContentCache();
   const deps = {
-    shelf: new ShelfReader(live.holder, contents),
+    shelf: new ShelfReader(live.holder, contents, live),
     version: VERSION,
     ttlMs: config.ttlMs,
     onWarning: (path: string, message: string) => log.log("warn", message, { path }),

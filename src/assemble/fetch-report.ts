@@ -22,7 +22,8 @@ export function reportFetches(
       fetches.set(key, {
         status: tree.status,
         ...(tree.built === undefined ? {} : { built: tree.built }),
-        ...(tree.error === undefined ? {} : { error: tree.error }),
+        ...(tree.cooling === true ? { cooling: true } : {}),
+        ...(tree.error === undefined ? (tree.coolingError === undefined ? {} : { error: tree.coolingError }) : { error: tree.error }),
         ...extra,
       });
     } else if (tree.rootAbs !== undefined && isDirectorySync(tree.rootAbs)) {

@@ -5,7 +5,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import type { PluginAddress, SourceConfig } from "./types.js";
 
-/** Declared sources by name, with their kind (only git sources take `?ref=`). */
+/** Declared sources by name, with their kind (only git sources take `?ref=`; WebDAV and file sources have none). */
 export type SourceKinds = ReadonlyMap<string, SourceConfig["kind"]>;
 
 export type AddressResult = { readonly ok: true; readonly address: PluginAddress } | { readonly ok: false; readonly rule: string };
@@ -17,6 +17,8 @@ const SOURCE_NAME = /^[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$/;
 const SCHEME = /^([^:/?#]*):\/\//;
 const CONTROL = /[\u0000-\u001f\u007f]/;
 const REF_CHARS = /^[A-Za-z0-9._+@/-]+$/;
+
+const KIND_WORDS: Readonly<Record<SourceConfig["kind"], string>> = { git: "git", file: "file", webdav: "WebDAV" };
 
 const fail = (rule: string) => ({ ok: false, rule }) as const;
 
@@ -70,8 +72,8 @@ function parseSourceAddress(written: string, source: string, rest: string, sourc
   const kind = sources.get(source);
   if (kind === undefined) return fail(`names source '${source}', which is not declared; ${listSources(sources)}`);
   if (kind === "git" && repoPath === "") return fail(`a git address names a repository: ${source}://<owner>/<repo>`);
-  // A file source has no refs: a pinned ref there would be silently ignored.
-  if (ref !== undefined && kind !== "git") return fail(`?ref= needs a git source, and '${source}' is a file source`);
+  // File and WebDAV sources have no refs: a pinned ref there would be silently ignored.
+  if (ref !== undefined && kind !== "git") return fail(`?ref= needs a git source, and '${source}' is a ${KIND_WORDS[kind]} source`);
   const address: PluginAddress =
     ref === undefined
       ? { kind: "source", source, path: repoPath, subdir, written }

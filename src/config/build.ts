@@ -40,6 +40,7 @@ interface RawSource {
   readonly refresh?: string | number;
   readonly auth?: { readonly username?: string | SecretRef; readonly password?: SecretRef };
   readonly watch?: boolean;
+  readonly cache?: "snapshot" | "live";
 }
 interface RawPlugin {
   readonly name: string;
@@ -101,7 +102,7 @@ export const DEFAULT_TTL_MS = 60_000;
 export const DEFAULT_FILE_BYTES = 8 * 1024 * 1024;
 /** `file://` addresses are local folders, so no source may take that name. */
 const RESERVED_SOURCE_NAMES = new Set(["file"]);
-const SOURCE_URL = /^(git\+https|git\+http|git\+file|file):\/\/(.*)$/;
+const SOURCE_URL = /^(git\+https|git\+http|git\+file|file|webdav\+https|webdav\+http):\/\/(.*)$/;
 const DURATION_MAX_RULE = `must be at most ${MAX_DURATION_MS} ms (about 24.8 days)`;
 
 export interface BuildResult {
@@ -199,8 +200,12 @@ function buildSources(raw: readonly RawSource[], report: Report): SourceConfig[]
       report(["sources", i, "url"], url);
       continue;
     }
-    if (url.kind === "file" && s.refresh !== undefined) report(["sources", i, "refresh"], "applies to git sources only");
-    if (url.kind === "file" && s.auth !== undefined) report(["sources", i, "auth"], "applies to git sources only");
+    if (url.kind === "file" && s.refresh !== undefined) report(["sources", i, "refresh"], "applies to git and WebDAV sources only");
+    if (url.kind === "file" && s.auth !== undefined) report(["sources", i, "auth"], "applies to git and WebDAV sources only");
+    if (url.kind !== "webdav" && s.cache !== undefined) {
+      report(["sources", i, "cache"], `applies to WebDAV sources only, and '${s.name}' is a ${url.kind} source`);
+    }
+    if (url.kind === "webdav") checkWebdavAuth(s, i, report);
     let refreshMs: number | undefined;
     if (s.refresh !== undefined) {
       refreshMs = parseDuration(s.refresh);
@@ -214,15 +219,27 @@ function buildSources(raw: readonly RawSource[], report: Report): SourceConfig[]
       ...(refreshMs === undefined ? {} : { refreshMs }),
       ...(s.auth === undefined ? {} : { auth: s.auth }),
       watch: s.watch ?? true,
+      ...(url.kind === "webdav" ? { cache: s.cache ?? "snapshot" } : {}),
     });
   }
   return sources;
 }
 
+/** A WebDAV share is always read as someone: a user name (plain or {env}) and a password from the environment. */
+function checkWebdavAuth(s: RawSource, i: number, report: Report): void {
+  if (s.auth === undefined) {
+    report(["sources", i], `source '${s.name}' is a WebDAV source and needs auth: {username, password: {env: NAME}}`);
+    return;
+  }
+  if (s.auth.username === undefined) report(["sources", i, "auth"], `source '${s.name}' is a WebDAV source and needs auth.username`);
+  if (s.auth.password === undefined)
+    report(["sources", i, "auth"], `source '${s.name}' is a WebDAV source and needs auth.password as {env: NAME}`);
+}
+
 /** `git+https://github.com` => {kind: "git"}; a URL breaking a rule => the rule (never echoing the URL). */
 function checkSourceUrl(url: string): { readonly kind: SourceConfig["kind"] } | string {
   const m = SOURCE_URL.exec(url);
-  if (m === null) return "a source URL starts with git+https://, git+http://, git+file:// or file://";
+  if (m === null) return "a source URL starts with git+https://, git+http://, git+file://, file://, webdav+https:// or webdav+http://";
   const scheme = m[1] ?? "";
   const rest = m[2] ?? "";
   const authority = rest.split(/[/?#]/, 1)[0] ?? "";
@@ -233,7 +250,7 @@ function checkSourceUrl(url: string): { readonly kind: SourceConfig["kind"] } | 
   const local = scheme === "file" || scheme === "git+file";
   if (local && (authority !== "" || rest === "/" || rest === "")) return `a ${scheme} URL is an absolute path, as ${scheme}:///path`;
   if (!local && authority === "") return `a ${scheme} URL names a host, as ${scheme}://host`;
-  return { kind: scheme === "file" ? "file" : "git" };
+  return { kind: scheme === "file" ? "file" : scheme.startsWith("webdav+") ? "webdav" : "git" };
 }
 
 function buildLibraries(

@@ -105,11 +105,19 @@ export const CONFIG_SCHEMA = {
       required: ["name", "url"],
       properties: {
         name: { $ref: "#/$defs/name" },
-        url: { type: "string", minLength: 1, description: "git+https://, git+http://, git+file:// or file:// (no userinfo)." },
-        refresh: { $ref: "#/$defs/duration", description: "Re-resolve branch and tag refs this often (git sources)." },
+        url: {
+          type: "string",
+          minLength: 1,
+          description: "git+https://, git+http://, git+file://, file://, webdav+https:// or webdav+http:// (no userinfo).",
+        },
+        refresh: {
+          $ref: "#/$defs/duration",
+          description: "Re-resolve branch and tag refs (git sources), or list the share again (WebDAV sources), this often.",
+        },
         auth: {
           type: "object",
-          description: "Git credentials, read from the environment when used.",
+          description:
+            "Credentials of a git host or a WebDAV share (required there, username included), read from the environment when used.",
           additionalProperties: false,
           properties: {
             username: {
@@ -124,6 +132,12 @@ export const CONFIG_SCHEMA = {
           },
         },
         watch: { type: "boolean", description: "Watch local folders read through this source.", default: true },
+        cache: {
+          enum: ["snapshot", "live"],
+          description:
+            "WebDAV sources only. snapshot: serve the last export, listed again on refresh and /reindex; live: also check each file read against the share (its ETag), falling back to the export when the share is slow or down.",
+          default: "snapshot",
+        },
       },
     },
     plugin: {

@@ -7,13 +7,16 @@ export interface SecretRef {
 
 export interface SourceConfig {
   readonly name: string;
-  readonly kind: "git" | "file";
-  /** As written, e.g. `git+https://github.com` or `file:///srv/skills`. Never carries userinfo. */
+  readonly kind: "git" | "file" | "webdav";
+  /** As written, e.g. `git+https://github.com`, `file:///srv/skills` or `webdav+https://cloud.example/dav`. Never
+   *  carries userinfo. */
   readonly url: string;
   /** Re-resolve branch/tag refs this often (ms); absent = never. */
   readonly refreshMs?: number;
   readonly auth?: { readonly username?: string | SecretRef; readonly password?: SecretRef };
   readonly watch: boolean;
+  /** WebDAV only: `snapshot` serves the last export; `live` also revalidates each file read against the share. */
+  readonly cache?: "snapshot" | "live";
 }
 
 /** Where a plugin's tree comes from. */

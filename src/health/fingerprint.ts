@@ -8,7 +8,11 @@ export function fingerprintShelf(shelf: Shelf): string {
   const hash = createHash("sha256");
   const { generation: _generation, built: _built, fetches, ...report } = buildHealth(shelf);
   hash.update(JSON.stringify(report));
-  hash.update(JSON.stringify(Object.entries(fetches).map(([key, fetch]) => [key, fetch.status, fetch.watch ?? "", fetch.error ?? ""])));
+  hash.update(
+    JSON.stringify(
+      Object.entries(fetches).map(([key, fetch]) => [key, fetch.status, fetch.watch ?? "", fetch.cooling === true, fetch.error ?? ""]),
+    ),
+  );
   for (const library of shelf.libraries.values()) {
     hash.update(`\0L${library.name}`);
     for (const skill of library.skills.values()) {

@@ -42,7 +42,7 @@ export interface HealthReport {
   prompts: number;
   libraries: Record<string, LibraryHealth>;
   plugins: Record<string, PluginHealth>;
-  fetches: Record<string, { status: "ok" | "stale" | "failed"; built?: string; watch?: string; error?: string }>;
+  fetches: Record<string, { status: "ok" | "stale" | "failed"; built?: string; watch?: string; cooling?: boolean; error?: string }>;
 }
 
 /** The report of a shelf, built once per shelf however many readers ask (/health, /metrics, the log, the
@@ -120,6 +120,7 @@ export function countProblems(report: Pick<HealthReport, "skills" | "libraries" 
     staleFetches: fetches.filter((f) => f.status === "stale").length,
     failedFetches: fetches.filter((f) => f.status === "failed").length,
     unwatched: fetches.filter((f) => f.watch === "degraded").length,
+    cooling: fetches.filter((f) => f.cooling === true).length,
     served: report.skills,
   };
 }

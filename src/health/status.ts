@@ -6,7 +6,7 @@
 //             prompt skipped (and why), a plugin dropped from a library by a conflict, a citation not found, or
 //             no skill served at all.
 //   degraded  part of the shelf is not current: a fetch failed or serves a stale copy, a root cannot be watched, a
-//             plugin or a library failed. The rest is served.
+//             live WebDAV fetch is cooling (its share failed a read), a plugin or a library failed. The rest is served.
 //   failed    the config names plugins and every one of them failed: nothing it names is served.
 
 export type HealthStatus = "ok" | "warnings" | "degraded" | "failed";
@@ -24,13 +24,16 @@ export interface ProblemCounts {
   readonly staleFetches: number;
   readonly failedFetches: number;
   readonly unwatched: number;
+  /** Live WebDAV fetches whose share failed a revalidation: reads come from the export for a while. */
+  readonly cooling: number;
   /** Skills served: a shelf that would serve none is never ok. */
   readonly served: number;
 }
 
 export function statusOf(counts: ProblemCounts): HealthStatus {
   if (counts.plugins > 0 && counts.failedPlugins === counts.plugins) return "failed";
-  if (counts.failedPlugins + counts.failedLibraries + counts.staleFetches + counts.failedFetches + counts.unwatched > 0) return "degraded";
+  if (counts.failedPlugins + counts.failedLibraries + counts.staleFetches + counts.failedFetches + counts.unwatched + counts.cooling > 0)
+    return "degraded";
   if (counts.skipped + counts.conflicts + counts.dangling > 0 || counts.served === 0) return "warnings";
   return "ok";
 }
@@ -49,6 +52,7 @@ export function formatProblemCounts(counts: ProblemCounts): string {
     [counts.failedFetches, "fetch failed", "fetches failed"],
     [counts.staleFetches, "fetch stale", "fetches stale"],
     [counts.unwatched, "root unwatched", "roots unwatched"],
+    [counts.cooling, "fetch cooling", "fetches cooling"],
     [counts.skipped, "skipped", "skipped"],
     [counts.conflicts, "conflict", "conflicts"],
     [counts.dangling, "dangling", "dangling"],

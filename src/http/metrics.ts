@@ -232,6 +232,16 @@ export class ServerMetrics {
       },
     });
     new Gauge({
+      name: "skillshelf_fetch_cooling",
+      help: "1 while a live WebDAV fetch reads from its export after its share failed a read, 0 for every other fetch",
+      labelNames: ["fetch"],
+      registers,
+      collect() {
+        this.reset();
+        for (const [fetch, report] of shelfOf()?.fetches ?? []) this.set({ fetch }, report.cooling === true ? 1 : 0);
+      },
+    });
+    new Gauge({
       name: "skillshelf_fetch_watch",
       help: "1 for the watch state of each local fetch (watching, degraded or off), 0 for the others",
       labelNames: ["fetch", "state"],

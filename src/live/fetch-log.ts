@@ -1,11 +1,12 @@
-// One log line per git fetch whose state changed between two builds: moved, stale, failed or recovered.
+// One log line per git or WebDAV fetch whose state changed between two builds: moved, stale, failed or recovered,
+// and a live WebDAV fetch that started or stopped cooling.
 import type { Logger } from "../address/index.js";
 import type { Tree } from "../sources/index.js";
 
 export function logFetchChanges(log: Logger | undefined, before: ReadonlyMap<string, Tree>, next: ReadonlyMap<string, Tree>): void {
   if (log === undefined) return;
   for (const [key, tree] of next) {
-    if (tree.kind !== "git") continue;
+    if (tree.kind !== "git" && tree.kind !== "webdav") continue;
     const was = before.get(key);
     if (tree.status === "stale" && was?.status !== "stale") log.log("warn", "fetch stale", { fetch: key, error: tree.error ?? "" });
     else if (tree.status === "failed" && was?.status !== "failed")
@@ -13,6 +14,8 @@ export function logFetchChanges(log: Logger | undefined, before: ReadonlyMap<str
     else if (tree.status === "ok" && was !== undefined && was.status !== "ok")
       log.log("info", "fetch recovered", { fetch: key, commit: short(tree.commit) });
     if (tree.status === "ok" && tree.commit !== was?.commit) log.log("info", "fetch serves", { fetch: key, commit: short(tree.commit) });
+    if (tree.cooling === true && was?.cooling !== true) log.log("warn", "fetch cooling", { fetch: key, error: tree.coolingError ?? "" });
+    else if (tree.cooling !== true && was?.cooling === true) log.log("info", "fetch revalidates again", { fetch: key });
   }
 }
 

@@ -3,6 +3,6 @@ export { ContentCache } from "./content-cache.js";
 export type { ShelfHolder } from "./holder.js";
 export { startLiveShelf } from "./live-shelf.js";
 export { ConfigReloads, ReloadableShelf } from "./reloadable.js";
-export { ShelfReader } from "./reader.js";
+export { type LiveFiles, ShelfReader } from "./reader.js";
 export { type RefusedCredential, ShelfService } from "./shelf-service.js";
 export { ShelfLog } from "./shelf-log.js";

@@ -1,5 +1,6 @@
 // The one serve-time read: resolve an address on the current shelf under the caller's scope, then answer it from
-// the content cache or the disk, decoded, with its media type. The MCP layer calls `read(uri, scopeOn)` and never
+// the content cache or the disk (or, for a live WebDAV fetch whose file moved on the share, the share), decoded, with
+// its media type. The MCP layer calls `read(uri, scopeOn)` and never
 // touches the disk, the cache or the holder itself.
 import { mimeTypeFor } from "../address/index.js";
 import { type Answer, NOT_FOUND_ADVICE, type ReadOutcome, resolve, type ScopeOn } from "../resolve/index.js";
@@ -10,12 +11,19 @@ import type { ShelfHolder } from "./holder.js";
 import { ShelfSearch } from "./search.js";
 import { decodeUtf8, readFallbackFile, readServedFile } from "./served-bytes.js";
 
+/** What a read asks before serving a file from disk: the bytes a live WebDAV share holds now when they differ from
+ *  the export's (undefined: read the export). The live shelf answers it; it never throws. */
+export interface LiveFiles {
+  revalidate(abs: string): Promise<Uint8Array | undefined>;
+}
+
 export class ShelfReader {
   private readonly searches: ShelfSearch;
 
   constructor(
     private readonly holder: ShelfHolder,
     private readonly contents: ContentCache,
+    private readonly live?: LiveFiles,
   ) {
     this.searches = new ShelfSearch(holder);
   }
@@ -29,9 +37,9 @@ export class ShelfReader {
    *  the watcher has pending, then is read again on the shelf that publishes its new bytes, under the scope
    *  compiled against that shelf. */
   async read(uri: string, scopeOn: ScopeOn): Promise<ReadOutcome> {
-    const outcome = await readAnswer(this.resolve(uri, scopeOn), this.contents);
+    const outcome = await readAnswer(this.resolve(uri, scopeOn), this.contents, this.live);
     if (outcome.ok || outcome.stale !== true || !(await this.holder.catchUp())) return outcome;
-    return readAnswer(this.resolve(uri, scopeOn), this.contents);
+    return readAnswer(this.resolve(uri, scopeOn), this.contents, this.live);
   }
 
   /** Ranked skills for `request` under the caller's scope, compiled against the shelf the search runs on. */
@@ -45,13 +53,20 @@ export class ShelfReader {
   }
 }
 
-export async function readAnswer(answer: Answer, contents: ContentCache): Promise<ReadOutcome> {
+export async function readAnswer(answer: Answer, contents: ContentCache, live?: LiveFiles): Promise<ReadOutcome> {
   switch (answer.kind) {
     case "notFound":
       return { ok: false, uri: answer.uri, message: answer.message };
     case "document":
       return { ok: true, uri: answer.uri, mimeType: answer.mimeType, text: answer.text };
     case "file": {
+      // A file of a live WebDAV fetch that changed on the share serves the share's bytes; they are not held under
+      // the published digest, which is the export's.
+      const fresh = answer.file.bytes === undefined && live !== undefined ? await live.revalidate(answer.file.disk.abs) : undefined;
+      if (fresh !== undefined) {
+        const body = bodyOf(fresh);
+        return { ok: true, uri: answer.uri, mimeType: "text" in body ? answer.mimeType : answer.file.mimeType, ...body };
+      }
       let bytes = contents.get(answer.file.digest);
       if (bytes === undefined) {
         // A file the cache may hold is hashed on this read: its bytes will answer for every file published under

@@ -44,6 +44,11 @@ export class ReloadableShelf {
     return this.live.reindex();
   }
 
+  /** A read's revalidation against a live WebDAV share, by the service now serving (ShelfReader's LiveFiles). */
+  revalidate(abs: string): Promise<Uint8Array | undefined> {
+    return this.live.service.revalidate(abs);
+  }
+
   async close(): Promise<void> {
     await this.retiring;
     await this.live.close();

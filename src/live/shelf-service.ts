@@ -9,7 +9,7 @@ import path from "node:path";
 import { errorCode, type Logger } from "../address/index.js";
 import type { Config } from "../config/index.js";
 import { fingerprintShelf } from "../health/index.js";
-import { GitFetcher, type Tree } from "../sources/index.js";
+import { GitFetcher, type LiveTiming, type Tree, WebdavFetcher } from "../sources/index.js";
 import { assemble, type HarvestMemo, readHarvestCache } from "../assemble/index.js";
 import { ShelfHolder } from "./holder.js";
 import type { FetchReport, Shelf } from "../shelf/index.js";
@@ -30,6 +30,10 @@ export interface ShelfServiceOptions {
   /** How long a superseded export stays on disk for requests still reading the previous shelf. */
   readonly exportGraceMs?: number;
   readonly gitTimeoutMs?: number;
+  /** How long one WebDAV listing or download may take (default 30 s). */
+  readonly webdavTimeoutMs?: number;
+  /** The revalidation timing of `cache: live` WebDAV sources (tests shorten it). */
+  readonly liveTiming?: Partial<LiveTiming>;
   /** The watch state of a local fetch, for /health (set by the watcher). */
   readonly watch?: (fetch: string) => FetchReport["watch"];
   /** Serve the recorded local harvests as they are at start, without walking the disk (`serve`); the caller
@@ -72,6 +76,7 @@ export class ShelfService {
     private readonly now: () => Date,
     private readonly options: ShelfServiceOptions,
     private readonly git: GitFetcher | undefined,
+    private readonly webdav: WebdavFetcher | undefined,
     private readonly tempCacheDir: string | undefined,
     readonly holder: ShelfHolder,
     private readonly recorder: HarvestRecorder,
@@ -81,17 +86,33 @@ export class ShelfService {
    *  rest are fetched. A credential refused here fails that fetch only (see `refusedCredentials`). */
   static async start(config: Config, now: () => Date, options: ShelfServiceOptions = {}): Promise<ShelfService> {
     const needsGit = config.sources.some((source) => source.kind === "git");
+    const needsWebdav = config.sources.some((source) => source.kind === "webdav");
     // Absolute once, here: exported files are read back by path long after the working directory could change.
     const givenCacheDir = options.cacheDir === undefined ? undefined : path.resolve(options.cacheDir);
     const configDigest = digestConfig(config);
     let tempCacheDir: string | undefined;
     let git: GitFetcher | undefined;
-    if (needsGit) {
-      let cacheDir = givenCacheDir;
-      if (cacheDir === undefined) {
-        tempCacheDir = await mkdtemp(path.join(os.tmpdir(), "skillshelf-cache-"));
-        cacheDir = tempCacheDir;
-      }
+    let webdav: WebdavFetcher | undefined;
+    /** Set once the service exists: a live fetch that starts or stops cooling is reported on /health by a rescan. */
+    let onCooling: (key: string) => void = () => undefined;
+    let cacheDir = givenCacheDir;
+    if (cacheDir === undefined && (needsGit || needsWebdav)) {
+      tempCacheDir = await mkdtemp(path.join(os.tmpdir(), "skillshelf-cache-"));
+      cacheDir = tempCacheDir;
+    }
+    if (needsWebdav && cacheDir !== undefined) {
+      webdav = await WebdavFetcher.open({
+        cacheDir,
+        env: options.env ?? {},
+        now,
+        ...(options.exportGraceMs === undefined ? {} : { graceMs: options.exportGraceMs }),
+        ...(options.webdavTimeoutMs === undefined ? {} : { timeoutMs: options.webdavTimeoutMs }),
+        ...(options.liveTiming === undefined ? {} : { live: options.liveTiming }),
+        maxFileBytes: config.limits.fileBytes,
+        onCooling: (key) => onCooling(key),
+      });
+    }
+    if (needsGit && cacheDir !== undefined) {
       git = await GitFetcher.open({
         cacheDir,
         configDigest,
@@ -110,6 +131,7 @@ export class ShelfService {
         generation: options.holder === undefined ? 1 : options.holder.current.generation + 1,
         built: now().toISOString(),
         ...(git === undefined ? {} : { git }),
+        ...(webdav === undefined ? {} : { webdav }),
         refresh: () => false,
         ...(recorded.size === 0 ? {} : { previous: recorded }),
         ...(trusted ? { unchanged: () => true } : {}),
@@ -117,7 +139,12 @@ export class ShelfService {
       });
       const holder = options.holder ?? new ShelfHolder(result.shelf);
       const recorder = new HarvestRecorder(givenCacheDir, configDigest, options.log);
-      const service = new ShelfService(config, now, options, git, tempCacheDir, holder, recorder);
+      const service = new ShelfService(config, now, options, git, webdav, tempCacheDir, holder, recorder);
+      onCooling = (key) => {
+        service.rescan(new Set([key])).catch((error: unknown) => {
+          options.log?.log("error", "rescan failed", { error: error instanceof Error ? error.message : String(error) });
+        });
+      };
       if (trusted) {
         // What came from the record is on disk already: only a harvest that differs is written again.
         service.recorder.knowRecorded(
@@ -140,6 +167,7 @@ export class ShelfService {
       return service;
     } catch (error) {
       await git?.close();
+      await webdav?.close();
       if (tempCacheDir !== undefined) await rm(tempCacheDir, { recursive: true, force: true });
       throw error;
     }
@@ -170,7 +198,14 @@ export class ShelfService {
     return this.reindexing;
   }
 
-  /** Re-resolve the branch and tag refs of one git source (or of all), re-harvesting only plugins whose fetch moved. */
+  /** For a read of the file at `abs`: the bytes a live WebDAV share holds now when they differ from the export's,
+   *  else undefined (read the export). Never throws, never waits on the share for more than its give-up time. */
+  revalidate(abs: string): Promise<Uint8Array | undefined> {
+    return this.webdav?.revalidate(abs) ?? Promise.resolve(undefined);
+  }
+
+  /** Re-resolve the branch and tag refs of one git source (or list one WebDAV source again), or of all, re-harvesting
+   *  only plugins whose fetch moved. */
   refresh(source?: string): Promise<string[]> {
     return this.enqueue({ refresh: (_fetch, on) => source === undefined || on === source, force: false });
   }
@@ -187,9 +222,8 @@ export class ShelfService {
 
   /** Re-resolve each git source's refs every `refresh` interval. Timers never keep the process alive. */
   startRefreshTimers(): void {
-    if (this.git === undefined) return;
     for (const source of this.config.sources) {
-      if (source.kind !== "git" || source.refreshMs === undefined) continue;
+      if (source.kind === "file" || source.refreshMs === undefined) continue;
       const timer = setInterval(() => {
         this.refresh(source.name).catch((error: unknown) => {
           this.options.log?.log("error", "refresh failed", {
@@ -211,6 +245,7 @@ export class ShelfService {
     await this.queue.catch(() => undefined);
     await this.recorder.close();
     await this.git?.close();
+    await this.webdav?.close();
     if (this.tempCacheDir !== undefined) await rm(this.tempCacheDir, { recursive: true, force: true });
   }
 
@@ -228,6 +263,7 @@ export class ShelfService {
       generation: previous.generation + 1,
       built: this.now().toISOString(),
       ...(this.git === undefined ? {} : { git: this.git }),
+      ...(this.webdav === undefined ? {} : { webdav: this.webdav }),
       refresh: mode.refresh,
       previous: this.memo,
       force: mode.force,
@@ -256,6 +292,7 @@ export class ShelfService {
 
   /** Keep the exports the current shelf reads (the rest go after the grace period) and record them. */
   private async keep(trees: ReadonlyMap<string, Tree>): Promise<void> {
+    this.webdav?.retain([...trees.values()].filter((tree) => tree.kind === "webdav").map((tree) => tree.key));
     if (this.git === undefined) return;
     this.git.retain([...trees.values()].filter((tree) => tree.kind === "git").map((tree) => tree.key));
     try {

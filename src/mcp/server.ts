@@ -3,7 +3,11 @@
 // serves the skills methods over our SkillSource.
 import {
   type CacheHint,
+  CLIENT_CAPABILITIES_META_KEY,
+  type ClientCapabilities,
   type InitializeResult,
+  inputRequired,
+  inputResponse,
   McpServer,
   ProtocolError,
   ProtocolErrorCode,
@@ -14,7 +18,7 @@ import * as z from "zod";
 import { listingRows, visiblePrompts } from "../resolve/index.js";
 import type { SearchRequest } from "../search/index.js";
 import { formatInstructions } from "./instructions.js";
-import { formatPromptListing, getPrompt } from "./prompts.js";
+import { answeredArguments, formatArgumentsRequest, formatPromptListing, getPrompt } from "./prompts.js";
 import type { RequestView } from "./request-view.js";
 import type { ShelfAccess } from "./shelf-access.js";
 import { createSkillSource, notFoundError } from "./skills.js";
@@ -90,7 +94,7 @@ export function buildMcpServer(deps: ServerDeps, view: RequestView, era: Era, su
   mcp.server.registerCapabilities(CAPABILITIES);
   ownInitialize(mcp.server);
   registerResources(mcp, deps, view, era, subscriptions);
-  registerPrompts(mcp, deps, view);
+  registerPrompts(mcp, deps, view, era);
   registerTools(mcp, deps, view);
   return mcp;
 }
@@ -160,17 +164,44 @@ function registerResources(mcp: McpServer, deps: ServerDeps, view: RequestView, 
   }
 }
 
-function registerPrompts(mcp: McpServer, deps: ServerDeps, view: RequestView): void {
+/** The key of the one input request that asks for a prompt's missing arguments. */
+const ARGUMENTS_REQUEST = "arguments";
+
+/** Form elicitation: declared as `elicitation: {form: {}}`, or as a bare `elicitation: {}` (form is the default). */
+function canElicitForm(capabilities: ClientCapabilities | undefined): boolean {
+  const elicitation = capabilities?.elicitation as Record<string, unknown> | undefined;
+  if (elicitation === undefined) return false;
+  return elicitation["form"] !== undefined || elicitation["url"] === undefined;
+}
+
+function registerPrompts(mcp: McpServer, deps: ServerDeps, view: RequestView, era: Era): void {
   mcp.server.setRequestHandler("prompts/list", CURSOR_PARAMS, ({ cursor }) => {
     refuseCursor(cursor);
     const shelf = deps.shelf.current;
     return { prompts: visiblePrompts(shelf, view.scopeOn(shelf)).map(formatPromptListing) };
   });
-  mcp.server.setRequestHandler("prompts/get", PROMPT_PARAMS, ({ name, arguments: args }) => {
+  // On a 2026-07-28 request from a client that declared form elicitation, missing required arguments are asked for
+  // (an input_required result with one form); the retried request carries the answer, merged over the arguments it
+  // gave. A declined or cancelled form, and every other era or client, gets the -32602 refusal.
+  mcp.server.setRequestHandler("prompts/get", PROMPT_PARAMS, ({ name, arguments: args }, ctx) => {
     const shelf = deps.shelf.current;
-    const outcome = getPrompt(shelf, view.scopeOn(shelf), name, args ?? {});
-    if (!outcome.ok) throw new ProtocolError(ProtocolErrorCode.InvalidParams, outcome.message, { name });
-    return { description: outcome.description, messages: [{ role: "user", content: { type: "text", text: outcome.text } }] };
+    const scope = view.scopeOn(shelf);
+    const given = args ?? {};
+    const answer = era === "modern" ? inputResponse(ctx.mcpReq.inputResponses, ARGUMENTS_REQUEST) : { kind: "missing" as const };
+    let outcome = getPrompt(shelf, scope, name, given);
+    if (!outcome.ok && answer.kind === "elicit" && answer.action === "accept") {
+      const asked = outcome.missing.map((arg) => arg.name);
+      outcome = getPrompt(shelf, scope, name, { ...given, ...answeredArguments(answer.content, asked) });
+    }
+    if (outcome.ok)
+      return { description: outcome.description, messages: [{ role: "user", content: { type: "text", text: outcome.text } }] };
+    // A 2026-07-28 request carries the client's capabilities in its own envelope (stdio and HTTP alike).
+    const envelope = ctx.mcpReq.envelope as Readonly<Record<string, unknown>> | undefined;
+    const capabilities = envelope?.[CLIENT_CAPABILITIES_META_KEY] as ClientCapabilities | undefined;
+    const ask = outcome.missing.length > 0 && answer.kind === "missing" && era === "modern" && canElicitForm(capabilities);
+    if (ask)
+      return inputRequired({ inputRequests: { [ARGUMENTS_REQUEST]: inputRequired.elicit(formatArgumentsRequest(name, outcome.missing)) } });
+    throw new ProtocolError(ProtocolErrorCode.InvalidParams, outcome.message, { name });
   });
 }
 

@@ -3,5 +3,5 @@ export { buildPromptDefs, formatPromptName } from "./build-defs.js";
 export { splitArgumentWords } from "./claude.js";
 export { detectDialect } from "./dialect.js";
 export { parsePromptFile, parsePromptFiles, parsePromptStem } from "./parse.js";
-export { renderPrompt } from "./render.js";
+export { missingArguments, renderPrompt } from "./render.js";
 export { type HarvestedPromptFile, type ParsedPrompt, type PromptArgs, type PromptDef } from "./types.js";

@@ -1,27 +1,15 @@
 // Render a prompt for `prompts/get`: check the arguments, substitute, then the plugin root. Nothing is executed.
 import { splitArgumentWords } from "./claude.js";
-import { FREE_TEXT_ARGUMENT, type PromptArgs, type PromptDef, type RenderResult } from "./types.js";
+import { FREE_TEXT_ARGUMENT, type PromptArgs, type PromptArgument, type PromptDef, type RenderResult } from "./types.js";
 
 const PLUGIN_ROOT = "${CLAUDE_PLUGIN_ROOT}";
 
 /** `(kit_review, {topic: "auth"})` => `{ok: true, text: "Review auth."}`; a missing required argument or an unknown
  *  one is `{ok: false, message}` (the MCP layer answers -32602). `${CLAUDE_SKILL_DIR}` and `` !`cmd` `` stay text. */
 export function renderPrompt(def: PromptDef, args: PromptArgs): RenderResult {
-  const declared = new Set(def.arguments.map((a) => a.name));
-  const values = new Map<string, string>();
-  // Object.entries reads own keys only, so `__proto__` or `constructor` in a request are ordinary unknown names.
-  for (const [name, value] of Object.entries(args)) {
-    if (typeof value !== "string" || value === "") continue; // null, undefined and "" mean "not given"
-    if (!declared.has(name)) return { ok: false, message: describeUnknown(def, name) };
-    values.set(name, value);
-  }
-  for (const [name, fallback] of def.defaults) if (!values.has(name)) values.set(name, fallback);
-
-  const missing = def.arguments.filter((a) => a.required && !values.has(a.name)).map((a) => `'${a.name}'`);
-  if (missing.length > 0) {
-    const noun = missing.length === 1 ? "argument" : "arguments";
-    return { ok: false, message: `Missing required ${noun} ${missing.join(", ")} for prompt '${def.name}'` };
-  }
+  const checked = checkArguments(def, args);
+  if (!checked.ok) return { ok: false, message: checked.message };
+  const values = checked.values;
 
   const free = values.get(FREE_TEXT_ARGUMENT) ?? "";
   let words: readonly string[] | null = null;
@@ -52,6 +40,39 @@ export function renderPrompt(def: PromptDef, args: PromptArgs): RenderResult {
   }
   // A plain replacement after substitution (SPEC §2.3, §7): no pattern is ever built from content.
   return { ok: true, text: text.split(PLUGIN_ROOT).join(`skill://${def.library}`) };
+}
+
+type Checked =
+  | { readonly ok: true; readonly values: ReadonlyMap<string, string> }
+  | { readonly ok: false; readonly message: string; readonly missing: readonly PromptArgument[] };
+
+/** The values to substitute (given, else defaults), or why there are none: an unknown argument (nothing missing
+ *  then: the request itself is wrong) or required arguments missing. */
+function checkArguments(def: PromptDef, args: PromptArgs): Checked {
+  const declared = new Set(def.arguments.map((a) => a.name));
+  const values = new Map<string, string>();
+  // Object.entries reads own keys only, so `__proto__` or `constructor` in a request are ordinary unknown names.
+  for (const [name, value] of Object.entries(args)) {
+    if (typeof value !== "string" || value === "") continue; // null, undefined and "" mean "not given"
+    if (!declared.has(name)) return { ok: false, message: describeUnknown(def, name), missing: [] };
+    values.set(name, value);
+  }
+  for (const [name, fallback] of def.defaults) if (!values.has(name)) values.set(name, fallback);
+
+  const missing = def.arguments.filter((a) => a.required && !values.has(a.name));
+  if (missing.length > 0) {
+    const noun = missing.length === 1 ? "argument" : "arguments";
+    const names = missing.map((a) => `'${a.name}'`).join(", ");
+    return { ok: false, message: `Missing required ${noun} ${names} for prompt '${def.name}'`, missing };
+  }
+  return { ok: true, values };
+}
+
+/** The required arguments `args` leaves out (given as absent, null or ""), in declaration order; none when an
+ *  unknown argument is given, since asking for more would not make that request right. */
+export function missingArguments(def: PromptDef, args: PromptArgs): readonly PromptArgument[] {
+  const checked = checkArguments(def, args);
+  return checked.ok ? [] : checked.missing;
 }
 
 function describeUnknown(def: PromptDef, name: string): string {

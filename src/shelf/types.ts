@@ -72,6 +72,8 @@ export interface FetchReport {
   readonly status: "ok" | "stale" | "failed";
   readonly built?: string;
   readonly watch?: "watching" | "degraded" | "off";
+  /** A live WebDAV fetch whose share failed a read's revalidation: reads come from the export for a while. */
+  readonly cooling?: boolean;
   readonly error?: string;
 }
 

@@ -1,4 +1,5 @@
-// What one address asks for: a local folder, a folder of a file source, or a git repository at a ref. The
+// What one address asks for: a local folder, a folder of a file source, a git repository at a ref, or a folder of a
+// WebDAV share. The
 // fetch key (§10) is the address as the config wrote it minus its `//subdir`, so plugins reading different
 // subdirectories of one repository and ref share one fetch.
 import path from "node:path";
@@ -14,6 +15,15 @@ export type FetchPlan =
       /** The repository URL git is given (`git+` dropped): never carries userinfo (config refuses it). */
       readonly url: string;
       readonly ref?: string;
+    }
+  | {
+      readonly kind: "webdav";
+      readonly key: string;
+      readonly source: SourceConfig;
+      /** The share's URL (`webdav+` dropped): never carries userinfo (config refuses it). */
+      readonly url: string;
+      /** The folder inside the share, `""` for the share itself. */
+      readonly path: string;
     }
   | { readonly kind: "failed"; readonly key: string; readonly error: string };
 
@@ -41,6 +51,7 @@ export function planFetch(sources: readonly SourceConfig[], address: PluginAddre
   if (source.kind === "file") {
     return { kind: "local", key, abs: path.join(fileURLToPath(source.url), ...address.path.split("/").filter((s) => s !== "")) };
   }
+  if (source.kind === "webdav") return { kind: "webdav", key, source, url: source.url.replace(/^webdav\+/, ""), path: address.path };
   const url = formatRepositoryUrl(source, address.path);
   return address.ref === undefined ? { kind: "git", key, source, url } : { kind: "git", key, source, url, ref: address.ref };
 }

@@ -6,30 +6,42 @@ import type { SourceConfig } from "../config/index.js";
 import type { FetchPlan } from "./fetch-plan.js";
 import type { GitFailureKind } from "./git-errors.js";
 import type { FetchedTree, GitFetchRequest } from "./git-fetcher.js";
+import type { DavFetchedTree, WebdavFetchRequest } from "./webdav-fetcher.js";
 
 /** What materialises git trees: the GitFetcher, or a stand-in in tests. */
 export interface GitTrees {
   materialize(request: GitFetchRequest, refresh: boolean): Promise<FetchedTree>;
 }
 
+/** What materialises WebDAV exports: the WebdavFetcher, or a stand-in in tests. */
+export interface WebdavTrees {
+  materialize(request: WebdavFetchRequest, refresh: boolean): Promise<DavFetchedTree>;
+}
+
 export interface Tree {
   readonly key: string;
-  readonly kind: "local" | "git" | "failed";
+  readonly kind: "local" | "git" | "webdav" | "failed";
   readonly status: "ok" | "stale" | "failed";
   /** Absolute root of the tree (internal). Absent when there is nothing to read. */
   readonly rootAbs?: string;
-  /** The commit a git tree holds; absent for local folders, which can change under us at any time. */
+  /** The commit a git tree holds, or the digest of the listing a WebDAV export holds; absent for local folders,
+   *  which can change under us at any time. */
   readonly commit?: string;
   readonly built?: string;
   readonly error?: string;
   readonly failure?: GitFailureKind;
-  /** The source a git tree came through (its refresh interval and credentials). */
+  /** The source a git or WebDAV tree came through (its refresh interval and credentials). */
   readonly source?: string;
+  /** A live WebDAV fetch whose share failed a revalidation: reads come from the export for a while. */
+  readonly cooling?: boolean;
+  /** Why it is cooling (a fixed sentence, never a URL or credential). */
+  readonly coolingError?: string;
 }
 
 export interface TreeTableOptions {
   readonly git?: GitTrees;
-  /** Whether this build re-resolves the refs of this git fetch on the remote. */
+  readonly webdav?: WebdavTrees;
+  /** Whether this build re-resolves the refs of this git fetch (or lists this WebDAV folder) on the remote. */
   readonly refresh?: (key: string, source: SourceConfig) => boolean;
 }
 
@@ -56,6 +68,7 @@ export class TreeTable {
   private async materialize(plan: FetchPlan): Promise<Tree> {
     if (plan.kind === "local") return { key: plan.key, kind: "local", status: "ok", rootAbs: plan.abs };
     if (plan.kind === "failed") return { key: plan.key, kind: "failed", status: "failed", error: plan.error };
+    if (plan.kind === "webdav") return this.materializeWebdav(plan);
     const git = this.options.git;
     if (git === undefined) {
       return {
@@ -83,6 +96,34 @@ export class TreeTable {
       ...(fetched.built === undefined ? {} : { built: fetched.built }),
       ...(fetched.error === undefined ? {} : { error: fetched.error }),
       ...(fetched.failure === undefined ? {} : { failure: fetched.failure }),
+    };
+  }
+
+  private async materializeWebdav(plan: FetchPlan & { kind: "webdav" }): Promise<Tree> {
+    const webdav = this.options.webdav;
+    if (webdav === undefined) {
+      return {
+        key: plan.key,
+        kind: "webdav",
+        status: "failed",
+        error: "WebDAV sources need a cache directory, and none was given",
+        source: plan.source.name,
+      };
+    }
+    const request: WebdavFetchRequest = { key: plan.key, url: plan.url, path: plan.path, source: plan.source };
+    const fetched = await webdav.materialize(request, this.options.refresh?.(plan.key, plan.source) ?? false);
+    return {
+      key: plan.key,
+      kind: "webdav",
+      status: fetched.status,
+      source: plan.source.name,
+      ...(fetched.dir === undefined ? {} : { rootAbs: fetched.dir }),
+      ...(fetched.version === undefined ? {} : { commit: fetched.version }),
+      ...(fetched.built === undefined ? {} : { built: fetched.built }),
+      ...(fetched.error === undefined ? {} : { error: fetched.error }),
+      ...(fetched.failure === undefined ? {} : { failure: fetched.failure }),
+      ...(fetched.cooling === true ? { cooling: true } : {}),
+      ...(fetched.coolingError === undefined ? {} : { coolingError: fetched.coolingError }),
     };
   }
 }

@@ -317,12 +317,24 @@ const rows: Row[] = [
   {
     name: "source URL of another kind",
     text: yaml('sources: [{name: gh, url: "https://github.com"}]', KIT, LIB),
-    errors: [{ path: "/sources/0/url", line: 1, rule: "a source URL starts with git+https://, git+http://, git+file:// or file://" }],
+    errors: [
+      {
+        path: "/sources/0/url",
+        line: 1,
+        rule: "a source URL starts with git+https://, git+http://, git+file://, file://, webdav+https:// or webdav+http://",
+      },
+    ],
   },
   {
     name: "source URL over ssh",
     text: yaml('sources: [{name: gh, url: "git+ssh://git@github.com"}]', KIT, LIB),
-    errors: [{ path: "/sources/0/url", line: 1, rule: "a source URL starts with git+https://, git+http://, git+file:// or file://" }],
+    errors: [
+      {
+        path: "/sources/0/url",
+        line: 1,
+        rule: "a source URL starts with git+https://, git+http://, git+file://, file://, webdav+https:// or webdav+http://",
+      },
+    ],
   },
   {
     name: "source URL with userinfo",
@@ -359,9 +371,80 @@ const rows: Row[] = [
     name: "refresh and auth on a file source",
     text: yaml('sources: [{name: disk, url: "file:///skills", refresh: 1h, auth: {username: x}}]', KIT, LIB),
     errors: [
-      { path: "/sources/0/refresh", line: 1, rule: "applies to git sources only" },
-      { path: "/sources/0/auth", line: 1, rule: "applies to git sources only" },
+      { path: "/sources/0/refresh", line: 1, rule: "applies to git and WebDAV sources only" },
+      { path: "/sources/0/auth", line: 1, rule: "applies to git and WebDAV sources only" },
     ],
+  },
+  // ── WebDAV sources ──
+  {
+    name: "WebDAV source without auth",
+    text: yaml("sources:", "  - name: team", '    url: "webdav+https://cloud.example/remote.php/dav/files/bot"', KIT, LIB),
+    errors: [{ path: "/sources/0", line: 2, rule: "source 'team' is a WebDAV source and needs auth: {username, password: {env: NAME}}" }],
+  },
+  {
+    name: "WebDAV source without a user name or a password",
+    text: yaml(
+      'sources: [{name: team, url: "webdav+http://cloud.example/dav", auth: {password: {env: DAV_PASSWORD}}},',
+      '          {name: other, url: "webdav+http://cloud.example/dav", auth: {username: {env: DAV_USER}}}]',
+      KIT,
+      LIB,
+    ),
+    errors: [
+      { path: "/sources/0/auth", line: 1, rule: "source 'team' is a WebDAV source and needs auth.username" },
+      { path: "/sources/1/auth", line: 2, rule: "source 'other' is a WebDAV source and needs auth.password as {env: NAME}" },
+    ],
+  },
+  {
+    name: "WebDAV password written in the file",
+    text: yaml('sources: [{name: team, url: "webdav+https://cloud.example/dav", auth: {username: bot, password: s3cr3t-value}}]', KIT, LIB),
+    errors: [{ path: "/sources/0/auth/password", line: 1, rule: SECRET_RULE }],
+  },
+  {
+    name: "WebDAV URL with userinfo",
+    text: yaml(
+      'sources: [{name: team, url: "webdav+https://bot:s3cr3t-value@cloud.example/dav", auth: {username: bot, password: {env: P}}}]',
+      KIT,
+      LIB,
+    ),
+    errors: [
+      {
+        path: "/sources/0/url",
+        line: 1,
+        rule: "a source URL must not carry userinfo (user:password@); give credentials in auth as {env: NAME}",
+      },
+    ],
+  },
+  {
+    name: "ref on a WebDAV address",
+    text: yaml(
+      'sources: [{name: team, url: "webdav+https://cloud.example/dav", auth: {username: bot, password: {env: P}}}]',
+      'plugins: [{name: kit, source: "team://skills/kit?ref=main"}]',
+      LIB,
+    ),
+    errors: [{ path: "/plugins/0/source", line: 2, rule: "?ref= needs a git source, and 'team' is a WebDAV source" }],
+  },
+  {
+    name: "cache on a git or file source",
+    text: yaml(
+      "sources:",
+      '  - {name: gh, url: "git+https://github.com", cache: live}',
+      '  - {name: disk, url: "file:///skills", cache: snapshot}',
+      KIT,
+      LIB,
+    ),
+    errors: [
+      { path: "/sources/0/cache", line: 2, rule: "applies to WebDAV sources only, and 'gh' is a git source" },
+      { path: "/sources/1/cache", line: 3, rule: "applies to WebDAV sources only, and 'disk' is a file source" },
+    ],
+  },
+  {
+    name: "cache of another value",
+    text: yaml(
+      'sources: [{name: team, url: "webdav+https://cloud.example/dav", auth: {username: bot, password: {env: P}}, cache: always}]',
+      KIT,
+      LIB,
+    ),
+    errors: [{ path: "/sources/0/cache", line: 1, rule: "must be one of: snapshot, live" }],
   },
   {
     name: "refresh of zero",
@@ -404,7 +487,11 @@ const rows: Row[] = [
       "libraries: [{name: lib, plugins: [nope]}]",
     ),
     errors: [
-      { path: "/sources/0/url", line: 1, rule: "a source URL starts with git+https://, git+http://, git+file:// or file://" },
+      {
+        path: "/sources/0/url",
+        line: 1,
+        rule: "a source URL starts with git+https://, git+http://, git+file://, file://, webdav+https:// or webdav+http://",
+      },
       { path: "/plugins/0/skills/0", line: 3, rule: "a glob must not contain a '..' segment" },
       { path: "/plugins/1/name", line: 4, rule: "duplicate plugin name 'kit'; the first is /plugins/0" },
       { path: "/libraries/0/plugins/0", line: 5, rule: "no plugin named 'nope' is declared; the plugins are: kit" },

@@ -18,6 +18,7 @@ const NONE = {
   staleFetches: 0,
   failedFetches: 0,
   unwatched: 0,
+  cooling: 0,
   served: 3,
 };
 
@@ -28,6 +29,7 @@ describe("statusOf", () => {
     [{ conflicts: 1 }, "warnings"],
     [{ dangling: 3 }, "warnings"],
     [{ staleFetches: 1, skipped: 1 }, "degraded"],
+    [{ cooling: 1 }, "degraded"],
     [{ failedFetches: 1 }, "degraded"],
     [{ unwatched: 1 }, "degraded"],
     [{ failedLibraries: 1 }, "degraded"],

@@ -121,6 +121,7 @@ describe("GET /metrics", () => {
     expect(rows(families, "skillshelf_fetch_watch").filter((row) => row.endsWith(" 1"))).toEqual(
       fetches.map((fetch) => `{"fetch":"${fetch}","state":"off"} 1`),
     );
+    expect(rows(families, "skillshelf_fetch_cooling")).toEqual(fetches.map((fetch) => `{"fetch":"${fetch}"} 0`));
     expect([rows(families, "skillshelf_read_cache_misses_total"), rows(families, "skillshelf_read_cache_hits_total")]).toEqual([
       ["{} 1"],
       ["{} 1"],

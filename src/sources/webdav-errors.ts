@@ -1,0 +1,55 @@
+// A WebDAV failure in words an operator can act on. The client's own messages name the share's URL; they are read
+// only to choose one of these fixed sentences, which name the folder and never a credential.
+import { errorCode } from "../address/index.js";
+import type { GitFailureKind } from "./git-errors.js";
+
+export class DavFailure extends Error {
+  constructor(
+    readonly kind: GitFailureKind,
+    message: string,
+  ) {
+    super(message);
+    this.name = "DavFailure";
+  }
+}
+
+const TLS = /^(CERT_|ERR_TLS_|ERR_SSL_|UNABLE_TO_|DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN|HOSTNAME_MISMATCH)/;
+const UNREACHABLE = new Set(["ECONNREFUSED", "ECONNRESET", "ENOTFOUND", "EAI_AGAIN", "EHOSTUNREACH", "ENETUNREACH", "EPIPE", "ETIMEDOUT"]);
+
+/** The HTTP status a `webdav` client error carries, if any. */
+export function statusOf(error: unknown): number | undefined {
+  const status = (error as { status?: unknown } | null)?.status;
+  return typeof status === "number" ? status : undefined;
+}
+
+/** `folder` is the path inside the share (`""` for its root). */
+export function describeDavFailure(error: unknown, folder: string, timeoutMs: number): DavFailure {
+  if (error instanceof DavFailure) return error;
+  const status = statusOf(error);
+  if (status === 401) return new DavFailure("auth", "the credentials were refused");
+  if (status === 403) return new DavFailure("auth", "the account may not read this folder");
+  if (status === 404 || status === 409) return new DavFailure("missing", `the folder /${folder} does not exist`);
+  if (status !== undefined) return new DavFailure("other", `the share answered HTTP ${status}`);
+  const name = (error as { name?: unknown } | null)?.name;
+  if (name === "AbortError" || name === "TimeoutError") {
+    return new DavFailure("timeout", `the share did not answer within ${formatSeconds(timeoutMs)}`);
+  }
+  const code = networkCode(error);
+  if (code !== undefined && TLS.test(code)) return new DavFailure("unreachable", `the TLS connection to the share failed (${code})`);
+  if (code !== undefined && UNREACHABLE.has(code)) return new DavFailure("unreachable", `the share could not be reached (${code})`);
+  return new DavFailure("other", `the WebDAV request failed (${code ?? errorCode(error)})`);
+}
+
+/** node-fetch puts the system error's code on the error itself, and sometimes only on its cause. */
+function networkCode(error: unknown): string | undefined {
+  for (let current = error, depth = 0; current !== null && typeof current === "object" && depth < 4; depth++) {
+    const code = (current as { code?: unknown }).code;
+    if (typeof code === "string" && /^[A-Z0-9_]+$/.test(code)) return code;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return undefined;
+}
+
+function formatSeconds(ms: number): string {
+  return ms % 1000 === 0 ? `${ms / 1000} s` : `${ms} ms`;
+}
