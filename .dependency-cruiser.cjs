@@ -1,6 +1,6 @@
 // The layers of src/, bottom first: each folder imports only from the folders before it in this list, and
 // from another folder only through that folder's index.ts. docs/architecture.md explains each layer.
-const LAYERS = ["address", "config", "prompts", "sources", "harvest", "shelf", "assemble", "resolve", "search", "health", "live", "mcp", "web", "http"];
+const LAYERS = ["address", "config", "prompts", "sources", "harvest", "shelf", "assemble", "resolve", "search", "health", "live", "mcp", "oauth", "web", "http"];
 
 const upward = LAYERS.map((layer, at) => ({
   name: `layer-${layer}`,

@@ -16,6 +16,7 @@ import {
 import { ConfigReloads, ContentCache, ReloadableShelf, type ShelfHolder, ShelfLog, ShelfReader, ShelfService } from "./live/index.js";
 import { createLogger, type Logger, type LogLevel, VERSION } from "./address/index.js";
 import type { Client } from "./http/index.js";
+import { ResourceServer } from "./oauth/index.js";
 import { buildMcpServer, DEFAULT_VIEW, type RequestView, type ServerDeps, SessionRegistry } from "./mcp/index.js";
 import { compileScope, scopeOn } from "./resolve/index.js";
 import { buildHealth, formatCheckReport, hasProblems } from "./health/index.js";
@@ -103,6 +104,7 @@ async function runServe(command: CommandSpec, values: Values, dirs: readonly str
   // Tokens are read before anything is harvested, and so is the address checked: a mistake costs a second, not a
   // cold start's git fetches.
   const clients = transport === "http" ? readClients(config) : [];
+  const oauth = transport === "http" ? createResourceServer(config, log) : undefined;
   const face = httpFace === undefined ? undefined : await httpFace;
   if (face !== undefined) {
     const refusal = face.refuseExposure(host, settings.allowedHosts, settings.allowAnyHost);
@@ -161,6 +163,17 @@ async function runServe(command: CommandSpec, values: Values, dirs: readonly str
       clients,
       anonymous: config.anonymous,
       ...(config.anonymousScope === undefined ? {} : { anonymousScope: config.anonymousScope }),
+      ...(oauth === undefined
+        ? {}
+        : {
+            oauth,
+            onTokenRefused: (refusal) =>
+              log.log("debug", `token refused: ${refusal.description}`, {
+                error: refusal.error,
+                subject: refusal.subject ?? null,
+                clientId: refusal.clientId ?? null,
+              }),
+          }),
     },
     // POST /reindex reads the config file again first, like SIGHUP.
     reindex: async () => {
@@ -245,6 +258,24 @@ function readClients(config: Config): Client[] {
     scope: client.scope,
     admin: client.admin,
   }));
+}
+
+/** Signing in with the config's issuer: its introspection secret is read here (an unset variable stops the start,
+ *  named, never a value), and its metadata and keys are read in the background from now on. */
+function createResourceServer(config: Config, log: Logger): ResourceServer | undefined {
+  const oauth = config.oauth;
+  if (oauth === undefined) return undefined;
+  const secretEnv = oauth.introspection?.clientSecret.env;
+  const secret = secretEnv === undefined ? undefined : process.env[secretEnv];
+  if (secretEnv !== undefined && (secret ?? "") === "") {
+    throw new UsageError([`oauth.introspection: the environment variable ${secretEnv} that holds its client secret is not set`]);
+  }
+  const server = new ResourceServer(oauth, {
+    ...(secret === undefined ? {} : { introspectionSecret: secret }),
+    onChange: (level, message, fields) => log.log(level, message, fields),
+  });
+  void server.start();
+  return server;
 }
 
 /** The SDK and libraries write to the console; their lines go through the logger, in its format, on stderr (over

@@ -3,12 +3,14 @@
 import { parsePluginAddress } from "./address.js";
 import { checkGlob } from "./globs.js";
 import type {
+  ClaimRule,
   ClientConfig,
   Config,
   ConflictRule,
   Dialect,
   Naming,
   LibraryConfig,
+  OAuthConfig,
   PluginAddress,
   PluginConfig,
   PluginSelector,
@@ -19,6 +21,7 @@ import type {
 import { MAX_DURATION_MS, parseDuration, parseSize } from "./units.js";
 import { formatPointer, type Problem } from "./yaml-doc.js";
 import { normaliseTagItem } from "./tags.js";
+import { OAUTH_ALGORITHMS } from "./schema.js";
 
 /** The shape CONFIG_SCHEMA admits (only ever built from data ajv accepted). */
 export interface RawConfig {
@@ -27,6 +30,7 @@ export interface RawConfig {
   readonly libraries: readonly RawLibrary[];
   readonly clients?: readonly RawClient[];
   readonly anonymous?: boolean | { readonly scope: RawScope };
+  readonly oauth?: RawOAuth;
   readonly ttl?: string | number;
   readonly limits?: { readonly fileBytes?: string | number };
 }
@@ -66,6 +70,26 @@ interface RawScope {
   readonly library?: string;
   readonly categories?: readonly string[];
   readonly tags?: readonly string[];
+}
+interface RawGrant extends RawScope {
+  readonly libraries?: readonly string[];
+}
+interface RawOAuth {
+  readonly issuer: string;
+  readonly resource: string;
+  readonly audiences?: readonly string[];
+  readonly algorithms?: readonly string[];
+  readonly clockSkew?: string | number;
+  readonly scopes?: readonly string[];
+  readonly introspection?: { readonly endpoint?: string; readonly clientId: string; readonly clientSecret: SecretRef };
+  readonly rules?: readonly {
+    readonly claim: string;
+    readonly includes?: string;
+    readonly equals?: string;
+    readonly scope?: RawGrant;
+    readonly admin?: boolean;
+  }[];
+  readonly default?: RawGrant;
 }
 interface RawClient {
   readonly name: string;
@@ -138,8 +162,9 @@ export function buildConfig(raw: RawConfig, file: string | null, baseDir: string
   const anonymousScope =
     typeof raw.anonymous === "object" ? buildScope(raw, raw.anonymous.scope, ["anonymous", "scope"], report) : undefined;
 
-  if (raw.anonymous === false && clients.length === 0) {
-    report(["anonymous"], "must not be false when no clients are declared: every request would be refused");
+  const oauth = raw.oauth === undefined ? undefined : buildOAuth(raw, raw.oauth, report);
+  if (raw.anonymous === false && clients.length === 0 && raw.oauth === undefined) {
+    report(["anonymous"], "must not be false when no clients and no oauth issuer are declared: every request would be refused");
   }
   const ttlMs = parseDuration(raw.ttl ?? DEFAULT_TTL_MS) ?? DEFAULT_TTL_MS;
   if (ttlMs > MAX_DURATION_MS) report(["ttl"], DURATION_MAX_RULE);
@@ -153,8 +178,10 @@ export function buildConfig(raw: RawConfig, file: string | null, baseDir: string
     plugins,
     libraries,
     clients,
-    anonymous: raw.anonymous === undefined ? clients.length === 0 : raw.anonymous !== false,
+    // Clients or an issuer make a server private unless the config opens it again.
+    anonymous: raw.anonymous === undefined ? clients.length === 0 && raw.oauth === undefined : raw.anonymous !== false,
     ...(anonymousScope === undefined ? {} : { anonymousScope }),
+    ...(oauth === undefined ? {} : { oauth }),
     ttlMs,
     limits: { fileBytes: fileBytes ?? DEFAULT_FILE_BYTES },
   };
@@ -300,6 +327,92 @@ function buildScope(raw: RawConfig, written: RawScope | undefined, at: readonly 
     ...(written?.categories === undefined ? {} : { categories: written.categories }),
     ...(written?.tags === undefined ? {} : { tags: written.tags.map(normaliseTagItem) }),
   };
+}
+
+/** Leeway on exp and nbf beyond this would accept tokens long expired. */
+const MAX_CLOCK_SKEW_MS = 5 * 60_000;
+export const DEFAULT_CLOCK_SKEW_MS = 30_000;
+
+function buildOAuth(raw: RawConfig, o: RawOAuth, report: Report): OAuthConfig | undefined {
+  const at = (...rest: (string | number)[]) => ["oauth", ...rest];
+  const issuer = checkServerUrl(o.issuer, "issuer");
+  if (issuer !== undefined) report(at("issuer"), issuer);
+  const resource = checkServerUrl(o.resource, "resource");
+  if (resource !== undefined) report(at("resource"), resource);
+  const clockSkewMs = parseDuration(o.clockSkew ?? DEFAULT_CLOCK_SKEW_MS) ?? DEFAULT_CLOCK_SKEW_MS;
+  if (clockSkewMs > MAX_CLOCK_SKEW_MS) report(at("clockSkew"), "must be at most 5m: a longer leeway accepts tokens long expired");
+  const endpoint = o.introspection?.endpoint;
+  if (endpoint !== undefined) {
+    const bad = checkServerUrl(endpoint, "endpoint");
+    if (bad !== undefined) report(at("introspection", "endpoint"), bad);
+  }
+  const rules: ClaimRule[] = [];
+  for (const [i, r] of (o.rules ?? []).entries()) {
+    const where = at("rules", i);
+    if ((r.includes === undefined) === (r.equals === undefined)) report(where, "a rule needs exactly one of includes or equals");
+    if (r.scope === undefined && r.admin !== true) report(where, "the rule grants nothing: give it a scope, admin: true, or both");
+    const grants = r.scope === undefined ? [] : buildGrant(raw, r.scope, [...where, "scope"], report);
+    const match = r.includes !== undefined ? { includes: r.includes } : { equals: r.equals ?? "" };
+    rules.push({ claim: r.claim, match, grants, admin: r.admin ?? false });
+  }
+  const defaults = o.default === undefined ? undefined : buildGrant(raw, o.default, at("default"), report);
+  if (defaults !== undefined && defaults.length > 1) report(at("default", "libraries"), "the default ceiling names one library at most");
+  const defaultScope = defaults?.[0];
+  return {
+    issuer: o.issuer,
+    resource: o.resource,
+    audiences: o.audiences ?? [],
+    algorithms: o.algorithms ?? OAUTH_ALGORITHMS,
+    clockSkewMs,
+    scopes: o.scopes ?? [],
+    ...(o.introspection === undefined
+      ? {}
+      : {
+          introspection: {
+            ...(endpoint === undefined ? {} : { endpoint }),
+            clientId: o.introspection.clientId,
+            clientSecret: { env: o.introspection.clientSecret.env },
+          },
+        }),
+    rules,
+    ...(defaultScope === undefined ? {} : { defaultScope }),
+  };
+}
+
+/** A grant: a scope, or `libraries` standing for one scope per library (the rest of the keys shared). */
+function buildGrant(raw: RawConfig, g: RawGrant, at: readonly (string | number)[], report: Report): ScopeSpec[] {
+  if (g.library !== undefined && g.libraries !== undefined) {
+    report(at, "give library or libraries, not both");
+    return [];
+  }
+  const { libraries, ...rest } = g;
+  const shared = buildScope(raw, rest, at, report);
+  if (libraries === undefined) return [shared];
+  if (libraries.length === 0) report([...at, "libraries"], "must list at least 1 (leave it out to grant every library)");
+  const libraryNames = new Set(raw.libraries.map((l) => l.name));
+  for (const [j, library] of libraries.entries()) {
+    if (!libraryNames.has(library)) {
+      report([...at, "libraries", j], `no library named '${library}' is declared; ${listNames("libraries", libraryNames)}`);
+    }
+  }
+  return libraries.map((library) => ({ ...shared, library }));
+}
+
+/** An issuer, a resource or an endpoint: an absolute https URL (http only on a loopback host), no query or fragment. */
+function checkServerUrl(written: string, what: string): string | undefined {
+  let url: URL;
+  try {
+    url = new URL(written);
+  } catch {
+    return `the ${what} must be an absolute URL`;
+  }
+  const loopback = url.hostname === "localhost" || url.hostname === "127.0.0.1" || url.hostname === "[::1]";
+  if (url.protocol !== "https:" && !(url.protocol === "http:" && loopback)) {
+    return `the ${what} must be an https:// URL (http:// only on localhost, 127.0.0.1 or [::1])`;
+  }
+  if (url.username !== "" || url.password !== "") return `the ${what} must not carry userinfo (user:password@)`;
+  if (url.search !== "" || url.hash !== "") return `the ${what} takes no query (?) or fragment (#)`;
+  return undefined;
 }
 
 function checkUnique(items: readonly { readonly name: string }[], list: string, what: string, report: Report): void {

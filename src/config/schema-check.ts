@@ -24,6 +24,7 @@ const RULES = new Map<object, string>([
   [defs.tag, "must be a tag: no comma, no leading or trailing space"],
   [defs.tagSelector, "must be tags separated by commas (a plugin must carry all of them), none empty"],
   [defs.version, 'must be a non-empty string; quote a number-like version ("1.0")'],
+  [defs.oauth.properties.scopes.items, "must be an OAuth scope: printable ASCII without spaces, quotes or backslashes"],
   [
     CONFIG_SCHEMA.properties.anonymous,
     "must be true, false, or {scope: {library, categories, tags}} (a ceiling for requests without a token)",

@@ -103,6 +103,44 @@ export interface ScopeSpec {
   readonly tags?: readonly string[];
 }
 
+/** A ceiling: one scope, or the union of several (a signed-in user's matching rules, `anyOf`). An empty `anyOf`
+ *  admits nothing; an `anyOf` holding an empty scope admits everything. */
+export type Ceiling = ScopeSpec | { readonly anyOf: readonly ScopeSpec[] };
+
+/** Signing in with an OAuth 2.1 / OpenID provider: this server is a protected resource of `issuer`. */
+export interface OAuthConfig {
+  /** The authorization server's issuer identifier, exactly as its metadata names it. */
+  readonly issuer: string;
+  /** This server's public MCP URL: the audience tokens must be minted for (RFC 8707). */
+  readonly resource: string;
+  /** Further `aud` values a token may carry instead of `resource` (a provider that names its API otherwise). */
+  readonly audiences: readonly string[];
+  /** JWS algorithms accepted on access tokens (never `none`, never HMAC). */
+  readonly algorithms: readonly string[];
+  readonly clockSkewMs: number;
+  /** Advertised in the resource metadata, and required of every token. */
+  readonly scopes: readonly string[];
+  /** RFC 7662: opaque (non-JWT) tokens are asked about at the provider's introspection endpoint. */
+  readonly introspection?: {
+    /** Absent: the `introspection_endpoint` of the provider's metadata. */
+    readonly endpoint?: string;
+    readonly clientId: string;
+    readonly clientSecret: SecretRef;
+  };
+  readonly rules: readonly ClaimRule[];
+  /** The ceiling of a signed-in user no rule grants anything; absent: such a user is refused. */
+  readonly defaultScope?: ScopeSpec;
+}
+
+/** `claim` (a name, or a dotted path into nested claims) holding `value`: as the whole claim, or as an item of a list. */
+export interface ClaimRule {
+  readonly claim: string;
+  readonly match: { readonly includes: string } | { readonly equals: string };
+  /** What the rule grants: one ceiling per library it names (a union), or none (admin only). */
+  readonly grants: readonly ScopeSpec[];
+  readonly admin: boolean;
+}
+
 export interface ClientConfig {
   readonly name: string;
   readonly token: SecretRef;
@@ -120,6 +158,8 @@ export interface Config {
   readonly anonymous: boolean;
   /** The ceiling of requests without a token (`anonymous: {scope}`); absent: they see the whole shelf. */
   readonly anonymousScope?: ScopeSpec;
+  /** Absent: bearer tokens are the static clients' only. */
+  readonly oauth?: OAuthConfig;
   readonly ttlMs: number;
   readonly limits: { readonly fileBytes: number };
 }

@@ -4,13 +4,12 @@ import { createHash, timingSafeEqual } from "node:crypto";
 import type { AuthInfo } from "@modelcontextprotocol/server";
 import type { NextFunction, Request, Response } from "express";
 import type { ScopeSpec } from "../config/index.js";
+import type { Identity, Refusal, ResourceServer } from "../oauth/index.js";
 
 /** A client with its token already read from the environment (by the CLI, the only reader of the environment). */
-export interface Client {
-  readonly name: string;
+export interface Client extends Identity {
   readonly token: string;
   readonly scope: ScopeSpec;
-  readonly admin: boolean;
 }
 
 export interface Access {
@@ -18,10 +17,14 @@ export interface Access {
   readonly anonymous: boolean;
   /** The ceiling of requests without a token; absent: the whole shelf. */
   readonly anonymousScope?: ScopeSpec;
+  /** Signed-in users: a token no static client holds is checked here. */
+  readonly oauth?: ResourceServer;
+  /** Each refused OAuth token, for the debug log: who it claims to be and why (never the token). */
+  readonly onTokenRefused?: (refusal: Refusal) => void;
 }
 
-/** The caller: a client, or anonymous (`null`). */
-export type Caller = Client | null;
+/** The caller: a static client or a signed-in user, or anonymous (`null`). */
+export type Caller = Identity | null;
 
 const digest = (token: string): Buffer => createHash("sha256").update(token, "utf8").digest();
 
@@ -68,25 +71,67 @@ function unauthorized(res: Response, invalid: boolean): void {
     .json({ error: invalid ? "the bearer token is not valid" : "this server requires a bearer token" });
 }
 
-/** Identifies the caller on every route; refuses a bad token, and no token when anonymous access is off. */
+/** Identifies the caller on every route; refuses a bad token, and no token when anonymous access is off. A token
+ *  a static client holds is that client; any other goes to the issuer, when one is configured. */
 export function authenticate(access: Access): (req: Request, res: Response, next: NextFunction) => void {
   const authenticator = createAuthenticator(access.clients);
+  const oauth = access.oauth;
   return (req, res, next) => {
     const caller = authenticator.identify(req.headers.authorization);
+    if (caller === undefined && oauth !== undefined) return void signIn(oauth, access, req, res, next);
     if (caller === undefined) return unauthorized(res, true);
-    if (caller === null && !access.anonymous) return unauthorized(res, false);
+    if (caller === null && !access.anonymous) {
+      if (oauth !== undefined) return refuseToken(oauth, res);
+      return unauthorized(res, false);
+    }
     (req as WithCaller)[CALLER] = caller;
     next();
   };
 }
 
-/** The operator's routes: open when no clients are declared and anonymous callers have no ceiling (the report
- *  and the page show the whole shelf, so they would see past it), else an admin client's only. */
+async function signIn(oauth: ResourceServer, access: Access, req: Request, res: Response, next: NextFunction): Promise<void> {
+  const token = /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(req.headers.authorization ?? "")?.[1];
+  if (token === undefined) {
+    return refuseToken(oauth, res, {
+      status: 400,
+      error: "invalid_request",
+      description: "the Authorization header is not Bearer <token>",
+    });
+  }
+  let checked;
+  try {
+    checked = await oauth.authenticate(token);
+  } catch (error) {
+    next(error);
+    return;
+  }
+  if (!checked.ok) {
+    access.onTokenRefused?.(checked.refusal);
+    return refuseToken(oauth, res, checked.refusal);
+  }
+  (req as WithCaller)[CALLER] = checked.identity;
+  next();
+}
+
+/** RFC 6750: the challenge names the resource metadata so a client can find where to sign in. */
+function refuseToken(oauth: ResourceServer, res: Response, refusal?: Refusal): void {
+  res.status(refusal?.status ?? 401).set("WWW-Authenticate", oauth.challenge(refusal));
+  if (refusal?.status === 503) res.set("Retry-After", "30");
+  res.json(
+    refusal === undefined
+      ? { error: "unauthorized", error_description: "this server requires a bearer token: its resource metadata names where to sign in" }
+      : { error: refusal.error, error_description: refusal.description },
+  );
+}
+
+/** The operator's routes: open when no clients and no issuer are declared and anonymous callers have no ceiling
+ *  (the report and the page show the whole shelf, so they would see past it), else an admin's only (a client with
+ *  `admin: true`, or a user an admin rule matches). */
 export function requireAdmin(access: Access): (req: Request, res: Response, next: NextFunction) => void {
   return (req, res, next) => {
-    if (access.clients.length === 0 && access.anonymousScope === undefined) return next();
+    if (access.clients.length === 0 && access.anonymousScope === undefined && access.oauth === undefined) return next();
     const caller = callerOf(req);
-    if (caller === null) return unauthorized(res, false);
+    if (caller === null) return access.oauth === undefined ? unauthorized(res, false) : refuseToken(access.oauth, res);
     if (!caller.admin) {
       res.status(403).json({ error: "this endpoint is for admin clients" });
       return;

@@ -16,6 +16,7 @@ import { mountWeb } from "./web.js";
 import { Readiness, withProbes } from "./probes.js";
 import { answerErrors, answerNotFound, limitNesting, MAX_JSON_DEPTH, type OnRefused } from "./bad-requests.js";
 import { guardStateChanges } from "./exposure.js";
+import { routeResourceMetadata } from "./resource-metadata.js";
 import type { ServerMetrics } from "./metrics.js";
 import type { ConfigError } from "../config/index.js";
 import { type LegacySessions, openSessions, type SessionOptions } from "./sessions.js";
@@ -61,6 +62,7 @@ export interface HttpApp {
 export function createHttpApp(holder: ShelfHolder, deps: ServerDeps, options: HttpOptions): HttpApp {
   const app = createGuardedApp(options);
   const onRefused = options.onRefused ?? (() => undefined);
+  if (options.access.oauth !== undefined) routeResourceMetadata(app, options.access.oauth);
   mountWeb(app, deps, { access: options.access, configErrors: options.configErrors, onRefused });
   app.use(authenticate(options.access));
   app.use(limitNesting(MAX_JSON_DEPTH, onRefused));
@@ -140,7 +142,12 @@ function routeOperator(app: Express, holder: ShelfHolder, deps: ServerDeps, opti
   app.get("/health", admin, (_req, res) => {
     const report = buildHealth(holder.current);
     const configErrors = options.configErrors?.() ?? [];
-    res.status(httpStatusOf(report.status)).json(configErrors.length === 0 ? report : { ...report, config: { errors: configErrors } });
+    const oauth = options.access.oauth?.state();
+    res.status(httpStatusOf(report.status)).json({
+      ...report,
+      ...(configErrors.length === 0 ? {} : { config: { errors: configErrors } }),
+      ...(oauth === undefined ? {} : { oauth }),
+    });
   });
   app.post("/reindex", admin, async (_req, res) => {
     try {

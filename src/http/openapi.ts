@@ -29,6 +29,22 @@ export const HEALTH_SCHEMA = {
   additionalProperties: false,
   properties: {
     status: { enum: ["ok", "warnings", "degraded", "failed"] },
+    oauth: {
+      description: "Present when an issuer is configured: what this server knows of it. Never a secret or a token.",
+      type: "object",
+      required: ["issuer", "metadata", "keys", "lastRefresh", "lastError", "resource", "introspection", "cachedTokens"],
+      additionalProperties: false,
+      properties: {
+        issuer: { type: "string" },
+        metadata: { type: ["string", "null"], description: "The discovery document read, or null until one is." },
+        keys: { type: "integer", minimum: 0, description: "Signing keys cached." },
+        lastRefresh: { type: ["string", "null"], format: "date-time" },
+        lastError: { type: ["string", "null"], description: "The last failed read of the metadata or keys (cached keys are kept)." },
+        resource: { type: "string" },
+        introspection: { enum: ["on", "off"] },
+        cachedTokens: { type: "integer", minimum: 0, description: "Checked tokens whose identity is remembered until they expire." },
+      },
+    },
     generation: { type: "integer", minimum: 0 },
     built: { type: "string", format: "date-time" },
     skills: { type: "integer", minimum: 0 },

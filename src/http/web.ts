@@ -21,7 +21,8 @@ export function webAccess(access: Access): WebAccess {
     signIn: access.clients.length > 0,
     anonymous: access.anonymous,
     ...(access.anonymousScope === undefined ? {} : { anonymousScope: access.anonymousScope }),
-    openHealth: access.clients.length === 0 && access.anonymousScope === undefined,
+    // An issuer makes the server private like clients do: its health view then needs an admin.
+    openHealth: access.clients.length === 0 && access.anonymousScope === undefined && access.oauth === undefined,
     formKey: formKey.digest(),
   };
 }

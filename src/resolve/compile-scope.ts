@@ -3,7 +3,7 @@
 // refused with a message listing what does exist, because a typo that silently serves nothing is the worst
 // failure an operator can get.
 import { compileSelector, type Shelf } from "../shelf/index.js";
-import { parseTagSelector, type ScopeSpec } from "../config/index.js";
+import { parseTagSelector, type Ceiling, type ScopeSpec } from "../config/index.js";
 import type { HarvestedPlugin } from "../harvest/index.js";
 import type { Scope } from "./types.js";
 import { NO_SCOPE } from "./scope.js";
@@ -24,26 +24,44 @@ function formatKey(spec: ScopeSpec | null): string {
   return JSON.stringify([spec.library ?? null, sorted(spec.categories), sorted(spec.tags)]);
 }
 
+/** The grants of a ceiling: `null` when it admits everything (absent, empty, or a union holding an empty scope). */
+function grantsOf(ceiling: Ceiling | null): readonly ScopeSpec[] | null {
+  if (ceiling === null) return null;
+  if ("anyOf" in ceiling) return ceiling.anyOf.some(isEmpty) ? null : ceiling.anyOf;
+  return isEmpty(ceiling) ? null : [ceiling];
+}
+
+function formatCeilingKey(grants: readonly ScopeSpec[] | null, union: boolean): string {
+  if (grants === null) return "";
+  if (!union) return formatKey(grants[0] ?? null);
+  return `any${JSON.stringify([...new Set(grants.map(formatKey))].sort())}`;
+}
+
 /** How one caller sees any shelf: its scope compiled against that very shelf. A scope compiled against one shelf is
  *  never applied to another: a rebuild may have narrowed a ceiling or dropped a plugin. On a shelf where the scope
  *  is refused (what it names is gone), the caller sees nothing rather than more than it should. */
 export type ScopeOn = (shelf: Shelf) => Scope;
 
-export function scopeOn(ceiling: ScopeSpec | null, request: ScopeSpec): ScopeOn {
+export function scopeOn(ceiling: Ceiling | null, request: ScopeSpec): ScopeOn {
   return (shelf) => {
     const compiled = compileScope(shelf, ceiling, request);
     return compiled.ok ? compiled.scope : NO_SCOPE;
   };
 }
 
-/** Compile once per (shelf, ceiling, request); later requests of the same scope are a map hit. */
-export function compileScope(shelf: Shelf, ceiling: ScopeSpec | null, request: ScopeSpec): ScopeResult {
-  if (isEmpty(ceiling) && isEmpty(request)) return { ok: true, scope: { library: null, plugins: null, key: "*" } };
-  return compiled(shelf, { ceiling, request, key: `${formatKey(ceiling)}|${formatKey(request)}` });
+/** Compile once per (shelf, ceiling, request); later requests of the same scope are a map hit. A union ceiling
+ *  (`anyOf`) admits what any of its scopes admits, library by library. */
+export function compileScope(shelf: Shelf, ceiling: Ceiling | null, request: ScopeSpec): ScopeResult {
+  const grants = grantsOf(ceiling);
+  if (grants === null && isEmpty(request)) return { ok: true, scope: { library: null, plugins: null, key: "*" } };
+  // A union of one scope is that scope; any other union keeps its admitted plugins per library.
+  const union = grants !== null && grants.length !== 1;
+  return compiled(shelf, { grants, union, request, key: `${formatCeilingKey(grants, union)}|${formatKey(request)}` });
 }
 
 interface ScopeAsked {
-  readonly ceiling: ScopeSpec | null;
+  readonly grants: readonly ScopeSpec[] | null;
+  readonly union: boolean;
   readonly request: ScopeSpec;
   readonly key: string;
 }
@@ -51,7 +69,7 @@ interface ScopeAsked {
 const compiled = memoizeBy(
   MAX_SCOPES,
   (asked: ScopeAsked) => asked.key,
-  (shelf: Shelf, asked): ScopeResult => buildScope(shelf, asked.ceiling, asked.request, asked.key),
+  (shelf: Shelf, asked): ScopeResult => buildScope(shelf, asked),
 );
 
 function listOf(items: Iterable<string>): string {
@@ -59,21 +77,27 @@ function listOf(items: Iterable<string>): string {
   return sorted.length === 0 ? "(none)" : sorted.join(", ");
 }
 
-function buildScope(shelf: Shelf, ceiling: ScopeSpec | null, request: ScopeSpec, key: string): ScopeResult {
+function buildScope(shelf: Shelf, { grants, union, request, key }: ScopeAsked): ScopeResult {
   // What exists, as far as this caller may know: the libraries its ceiling admits something of, and the
   // plugins the ceiling admits there. A library outside the ceiling must read exactly like one that never was.
-  const ceilingMatches = ceiling === null ? () => true : compileSelector(ceiling);
-  const admitsByCeiling = (id: string): boolean => {
+  const matchers = grants?.map((grant) => ({ library: grant.library, matches: compileSelector(grant) })) ?? null;
+  const admitsIn = (library: string, id: string): boolean => {
     const plugin = shelf.plugins.get(id);
-    return plugin !== undefined && ceilingMatches(plugin.meta);
+    if (plugin === undefined) return false;
+    return matchers === null || matchers.some((m) => (m.library === undefined || m.library === library) && m.matches(plugin.meta));
   };
-  const libraries = [...shelf.libraries.values()]
-    .filter(
-      (lib) => ceiling === null || ((ceiling.library === undefined || ceiling.library === lib.name) && lib.plugins.some(admitsByCeiling)),
-    )
-    .map((lib) => lib.name);
-  const members = new Set(libraries.flatMap((name) => shelf.libraries.get(name)?.plugins ?? []));
-  const ceilingPlugins = [...members].filter(admitsByCeiling).map((id) => shelf.plugins.get(id) as HarvestedPlugin);
+  /** Library => the plugins the ceiling admits there, for every library the ceiling shows something of. */
+  const granted = new Map<string, HarvestedPlugin[]>();
+  for (const lib of shelf.libraries.values()) {
+    const ids = lib.plugins.filter((id) => admitsIn(lib.name, id));
+    if (matchers === null || ids.length > 0)
+      granted.set(
+        lib.name,
+        ids.map((id) => shelf.plugins.get(id) as HarvestedPlugin),
+      );
+  }
+  const libraries = [...granted.keys()];
+  const ceilingPlugins = [...granted.values()].flat();
   const categories = new Set(ceilingPlugins.flatMap((plugin) => (plugin.meta.category === undefined ? [] : [plugin.meta.category])));
   const labels = new Set(ceilingPlugins.flatMap((plugin) => [...plugin.meta.tags, ...plugin.meta.keywords]));
 
@@ -92,16 +116,19 @@ function buildScope(shelf: Shelf, ceiling: ScopeSpec | null, request: ScopeSpec,
   }
 
   const requestMatches = compileSelector(request);
+  const byLibrary = new Map<string, ReadonlySet<string>>();
+  for (const [name, plugins] of granted) {
+    if (library !== undefined && library !== name) continue;
+    byLibrary.set(name, new Set(plugins.filter((plugin) => requestMatches(plugin.meta)).map((plugin) => plugin.id)));
+  }
   const admitted = new Set(ceilingPlugins.filter((plugin) => requestMatches(plugin.meta)).map((plugin) => plugin.id));
-  const visibleLibrary = library ?? ceiling?.library ?? null;
-  const shown = (visibleLibrary === null ? libraries : [visibleLibrary]).some((name) =>
-    (shelf.libraries.get(name)?.plugins ?? []).some((id) => admitted.has(id)),
-  );
+  const visibleLibrary = library ?? (union ? null : (grants?.[0]?.library ?? null));
+  const shown = (visibleLibrary === null ? libraries : [visibleLibrary]).some((name) => (byLibrary.get(name)?.size ?? 0) > 0);
   if (!shown)
     return refuse(
       `the scope ${formatScope(request)} shows nothing: no plugin of ${visibleLibrary === null ? "any library" : `library '${visibleLibrary}'`} matches it`,
     );
-  return { ok: true, scope: { library: visibleLibrary, plugins: admitted, key } };
+  return { ok: true, scope: { library: visibleLibrary, plugins: admitted, key, ...(union ? { byLibrary } : {}) } };
 }
 
 function formatScope(spec: ScopeSpec): string {

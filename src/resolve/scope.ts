@@ -12,6 +12,7 @@ export const NO_SCOPE: Scope = Object.freeze({ library: "\u0000", plugins: new S
 export const FULL_SCOPE_ON = (): Scope => FULL_SCOPE;
 
 export function isLibraryVisible(scope: Scope, library: string): boolean {
+  if (scope.byLibrary !== undefined && !scope.byLibrary.has(library)) return false;
   return scope.library === null || scope.library === library;
 }
 
@@ -21,5 +22,6 @@ export function isPluginAdmitted(scope: Scope, plugin: string): boolean {
 
 /** A skill, a library file or a fallback root of `plugin` in `library` is visible iff both are admitted. */
 export function isVisible(scope: Scope, library: string, plugin: string): boolean {
-  return isLibraryVisible(scope, library) && isPluginAdmitted(scope, plugin);
+  if (!isLibraryVisible(scope, library)) return false;
+  return scope.byLibrary === undefined ? isPluginAdmitted(scope, plugin) : (scope.byLibrary.get(library)?.has(plugin) ?? false);
 }

@@ -7,6 +7,9 @@ export interface Scope {
   readonly library: string | null;
   /** Plugin ids admitted; `null` admits every plugin. */
   readonly plugins: ReadonlySet<string> | null;
+  /** Under a union ceiling (`anyOf`), the plugins admitted in each visible library: a plugin served by two libraries
+   *  may be granted in one only. Absent: `library` and `plugins` say it all. */
+  readonly byLibrary?: ReadonlyMap<string, ReadonlySet<string>>;
   /** A stable key for caches (two equal scopes have equal keys). */
   readonly key: string;
 }

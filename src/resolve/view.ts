@@ -1,7 +1,7 @@
 // What one scope sees of one shelf, computed once and memoised: WeakMap by shelf, then Map by scope key.
 // Every per-request lookup after this is a map hit on a segment path; no request scans the skills.
 import type { ListingRow, Scope } from "./types.js";
-import { isLibraryVisible, isPluginAdmitted } from "./scope.js";
+import { isLibraryVisible, isVisible } from "./scope.js";
 import { compareCodeUnits, generatedDocumentOf, hasHiddenSegment, isAddressableSegment, joinPath, memoizeBy } from "../address/index.js";
 import type { HarvestedPlugin } from "../harvest/index.js";
 import type { Library, LibraryFile, Shelf, Skill } from "../shelf/index.js";
@@ -81,7 +81,7 @@ function buildLibraryView(view: ShelfView, library: Library): LibraryView {
   const plugins: HarvestedPlugin[] = [];
   for (const id of library.served) {
     const plugin = view.shelf.plugins.get(id);
-    if (plugin !== undefined && isPluginAdmitted(view.scope, id)) plugins.push(plugin);
+    if (plugin !== undefined && isVisible(view.scope, library.name, id)) plugins.push(plugin);
   }
   const pluginById = new Map(plugins.map((plugin) => [plugin.id, plugin]));
 

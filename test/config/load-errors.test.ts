@@ -57,7 +57,7 @@ const rows: Row[] = [
       {
         path: "/libary",
         line: 3,
-        rule: "unknown key 'libary'; the keys here are: sources, plugins, libraries, clients, anonymous, ttl, limits",
+        rule: "unknown key 'libary'; the keys here are: sources, plugins, libraries, clients, anonymous, oauth, ttl, limits",
       },
     ],
   },
@@ -469,7 +469,13 @@ const rows: Row[] = [
   {
     name: "anonymous false without clients",
     text: yaml(KIT, LIB, "anonymous: false"),
-    errors: [{ path: "/anonymous", line: 3, rule: "must not be false when no clients are declared: every request would be refused" }],
+    errors: [
+      {
+        path: "/anonymous",
+        line: 3,
+        rule: "must not be false when no clients and no oauth issuer are declared: every request would be refused",
+      },
+    ],
   },
   {
     name: "every error at once, in document order",

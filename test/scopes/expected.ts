@@ -1,7 +1,7 @@
 // What each scope of the fixture must see, written out: every address of the shelf with the plugin that
 // ships it, the generated documents per (library, admitted plugins), and the scope rows of the matrix.
 import { file, manifest } from "./fixture.js";
-import type { ScopeSpec } from "../../src/config/index.js";
+import type { Ceiling, ScopeSpec } from "../../src/config/index.js";
 
 export const O = "ops-kit";
 export const R = "review-kit";
@@ -605,7 +605,8 @@ export const PROMPTS: readonly PromptRow[] = [
 /** One row of the matrix. `sees` names each visible library and the plugins of it the scope admits. */
 export interface ScopeRow {
   readonly title: string;
-  readonly ceiling: ScopeSpec | null;
+  /** A client's ceiling, or a union of them (what a signed-in user's matching rules grant). */
+  readonly ceiling: Ceiling | null;
   readonly request: ScopeSpec;
   readonly library: string | null;
   /** The compiled `scope.plugins`, sorted; `null` admits every plugin. */
@@ -615,6 +616,9 @@ export interface ScopeRow {
 
 const ALL = [B, O, R, W];
 const EVERY_LIBRARY = (eng: readonly string[], docs: readonly string[], dead: readonly string[]) => ({ dead, docs, eng });
+
+const UNION_ENG: ScopeSpec = { library: "eng", categories: ["engineering"] };
+const UNION_DOCS: ScopeSpec = { library: "docs", tags: ["public"] };
 
 export const SCOPES: readonly ScopeRow[] = [
   { title: "no scope", ceiling: null, request: {}, library: null, plugins: null, sees: EVERY_LIBRARY([O, R], [W, R], [B]) },
@@ -682,6 +686,31 @@ export const SCOPES: readonly ScopeRow[] = [
     library: null,
     plugins: [O],
     sees: EVERY_LIBRARY([O], [], []),
+  },
+  {
+    // review-kit ships in both libraries, granted in eng only: its docs copy must stay invisible.
+    title: "a union ceiling (eng engineering | docs public)",
+    ceiling: { anyOf: [UNION_ENG, UNION_DOCS] },
+    request: {},
+    library: null,
+    plugins: [O, R, W],
+    sees: { eng: [O, R], docs: [W] },
+  },
+  {
+    title: "a union ceiling narrowed by tags=review",
+    ceiling: { anyOf: [UNION_ENG, UNION_DOCS] },
+    request: { tags: ["review"] },
+    library: null,
+    plugins: [R],
+    sees: { eng: [R], docs: [] },
+  },
+  {
+    title: "a union ceiling narrowed by library=docs",
+    ceiling: { anyOf: [UNION_ENG, UNION_DOCS] },
+    request: { library: "docs" },
+    library: "docs",
+    plugins: [O, R, W],
+    sees: { docs: [W] },
   },
   {
     title: "library=dead (its only plugin failed)",

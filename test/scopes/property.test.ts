@@ -416,3 +416,62 @@ describe("random scopes × random addresses over generated shelves", () => {
     );
   });
 });
+
+/** A union ceiling (what a signed-in user's matching rules grant): 0 to 3 scopes, each anchored like a ceiling. */
+const unionCaseArb = inputArb.chain((input) =>
+  fc.array(specArb(input, ["zz"], null), { maxLength: 3 }).chain((grants) =>
+    fc.record({
+      input: fc.constant(input),
+      grants: fc.constant(grants),
+      request: fc.oneof(
+        { weight: 2, arbitrary: fc.constant<ScopeSpec>({}) },
+        { weight: 3, arbitrary: specArb(input, ["zz"], grants[0] ?? null) },
+      ),
+      uris: fc.array(uriArb, { minLength: 1, maxLength: 15 }),
+    }),
+  ),
+);
+
+describe("union ceilings over generated shelves", () => {
+  test("a union admits exactly what one of its scopes admits in that library, and a request narrows inside it", () => {
+    fc.assert(
+      fc.property(unionCaseArb, ({ input, grants, request, uris }) => {
+        const shelf = buildInput(input);
+        const compiled = compileScope(shelf, { anyOf: grants }, request);
+        if (!compiled.ok) {
+          expect(compiled.message).toMatch(/^Scope refused: .*\.$/);
+          return;
+        }
+        const scope = compiled.scope;
+        const granted = (lib: string, id: string): boolean => {
+          const meta = shelf.plugins.get(id)?.meta;
+          if (meta === undefined) return false;
+          const byGrant = grants.some((g) => (g.library === undefined || g.library === lib) && matches(g, meta));
+          return byGrant && (request.library === undefined || request.library === lib) && matches(request, meta);
+        };
+        // Every skill listed is granted in its library, and every granted skill is listed.
+        const listed = listingRows(shelf, scope, true)
+          .map((row) => row.uri)
+          .filter((uri) => uri.endsWith("/SKILL.md"))
+          .sort();
+        const expected = [...shelf.libraries.values()]
+          .flatMap((lib) =>
+            [...lib.skills.values()].filter((skill) => granted(lib.name, skill.plugin)).map((skill) => `${skill.uri}/SKILL.md`),
+          )
+          .sort();
+        expect(listed).toEqual(expected);
+        // No read answers a file of a plugin the union does not grant in the library addressed.
+        const problems: string[] = [];
+        for (const uri of uris) {
+          const answer = resolve(shelf, scope, uri);
+          if (answer.kind !== "file" && answer.kind !== "fallback") continue;
+          const owner = ownerOf(answer.kind === "file" ? answer.file.disk.abs : answer.disk.abs);
+          const lib = addressedLibrary(answer.uri) ?? "";
+          if (!granted(lib, owner)) problems.push(`${answer.uri}: a file of ${owner}, not granted in ${lib}`);
+        }
+        expect(problems).toEqual([]);
+      }),
+      { seed: 20261202, numRuns: 400 },
+    );
+  });
+});
