@@ -10,7 +10,7 @@ import { errorCode, type Logger } from "../address/index.js";
 import type { Config } from "../config/index.js";
 import { fingerprintShelf } from "../health/index.js";
 import { GitFetcher, type LiveTiming, type Tree, WebdavFetcher } from "../sources/index.js";
-import { assemble, type HarvestMemo, readHarvestCache } from "../assemble/index.js";
+import { assemble, type AssembleResult, type HarvestMemo, readHarvestCache } from "../assemble/index.js";
 import { ShelfHolder } from "./holder.js";
 import type { FetchReport, Shelf } from "../shelf/index.js";
 import { HarvestRecorder } from "./harvest-recorder.js";
@@ -85,43 +85,9 @@ export class ShelfService {
   /** The first build. Known trees (the cache record, exported pinned commits) serve without the network; the
    *  rest are fetched. A credential refused here fails that fetch only (see `refusedCredentials`). */
   static async start(config: Config, now: () => Date, options: ShelfServiceOptions = {}): Promise<ShelfService> {
-    const needsGit = config.sources.some((source) => source.kind === "git");
-    const needsWebdav = config.sources.some((source) => source.kind === "webdav");
-    // Absolute once, here: exported files are read back by path long after the working directory could change.
-    const givenCacheDir = options.cacheDir === undefined ? undefined : path.resolve(options.cacheDir);
     const configDigest = digestConfig(config);
-    let tempCacheDir: string | undefined;
-    let git: GitFetcher | undefined;
-    let webdav: WebdavFetcher | undefined;
-    /** Set once the service exists: a live fetch that starts or stops cooling is reported on /health by a rescan. */
-    let onCooling: (key: string) => void = () => undefined;
-    let cacheDir = givenCacheDir;
-    if (cacheDir === undefined && (needsGit || needsWebdav)) {
-      tempCacheDir = await mkdtemp(path.join(os.tmpdir(), "skillshelf-cache-"));
-      cacheDir = tempCacheDir;
-    }
-    if (needsWebdav && cacheDir !== undefined) {
-      webdav = await WebdavFetcher.open({
-        cacheDir,
-        env: options.env ?? {},
-        now,
-        ...(options.exportGraceMs === undefined ? {} : { graceMs: options.exportGraceMs }),
-        ...(options.webdavTimeoutMs === undefined ? {} : { timeoutMs: options.webdavTimeoutMs }),
-        ...(options.liveTiming === undefined ? {} : { live: options.liveTiming }),
-        maxFileBytes: config.limits.fileBytes,
-        onCooling: (key) => onCooling(key),
-      });
-    }
-    if (needsGit && cacheDir !== undefined) {
-      git = await GitFetcher.open({
-        cacheDir,
-        configDigest,
-        env: options.env ?? {},
-        now,
-        ...(options.exportGraceMs === undefined ? {} : { graceMs: options.exportGraceMs }),
-        ...(options.gitTimeoutMs === undefined ? {} : { timeoutMs: options.gitTimeoutMs }),
-      });
-    }
+    const fetchers = await openFetchers(config, configDigest, now, options);
+    const { git, webdav, tempCacheDir, givenCacheDir } = fetchers;
     try {
       // The recorded local harvests, stamped with nothing. Served as they are `fromRecord`; otherwise every file is
       // still walked and stat-ed, and only one at the same real path, size and mtime keeps its recorded digest.
@@ -140,24 +106,12 @@ export class ShelfService {
       const holder = options.holder ?? new ShelfHolder(result.shelf);
       const recorder = new HarvestRecorder(givenCacheDir, configDigest, options.log);
       const service = new ShelfService(config, now, options, git, webdav, tempCacheDir, holder, recorder);
-      onCooling = (key) => {
+      fetchers.onCooling = (key) => {
         service.rescan(new Set([key])).catch((error: unknown) => {
           options.log?.log("error", "rescan failed", { error: error instanceof Error ? error.message : String(error) });
         });
       };
-      if (trusted) {
-        // What came from the record is on disk already: only a harvest that differs is written again.
-        service.recorder.knowRecorded(
-          new Map(
-            [...result.shelf.plugins.values()]
-              .filter((plugin) => recorded.get(plugin.id)?.plugin === plugin)
-              .map((plugin) => [plugin.id, plugin]),
-          ),
-        );
-        service.fromRecord = new Set([...result.trees.values()].filter((tree) => tree.kind === "local").map((tree) => tree.key));
-        // Until the verifying rescan ends, a read that meets a changed file waits for it (ShelfHolder.catchUp).
-        service.holder.sawChange();
-      }
+      if (trusted) service.adoptRecord(result, recorded);
       service.memo = result.memo;
       logFetchChanges(options.log, service.trees, result.trees);
       service.trees = result.trees;
@@ -171,6 +125,16 @@ export class ShelfService {
       if (tempCacheDir !== undefined) await rm(tempCacheDir, { recursive: true, force: true });
       throw error;
     }
+  }
+
+  /** A first shelf served from the record: what came from it is on disk already (only a harvest that differs is
+   *  written again), and until the verifying rescan ends a read that meets a changed file waits for it
+   *  (ShelfHolder.catchUp). */
+  private adoptRecord(result: AssembleResult, recorded: HarvestMemo): void {
+    const same = [...result.shelf.plugins.values()].filter((plugin) => recorded.get(plugin.id)?.plugin === plugin);
+    this.recorder.knowRecorded(new Map(same.map((plugin) => [plugin.id, plugin])));
+    this.fromRecord = new Set([...result.trees.values()].filter((tree) => tree.kind === "local").map((tree) => tree.key));
+    this.holder.sawChange();
   }
 
   /** The local fetches the first shelf served from the record, to verify against the disk. */
@@ -315,4 +279,54 @@ function movedCommit(before: ReadonlyMap<string, Tree>, after: ReadonlyMap<strin
 /** Any change to the config discards the cache record (§9). */
 function digestConfig(config: Config): string {
   return createHash("sha256").update(JSON.stringify(config)).digest("hex");
+}
+
+/** The fetchers a config needs, over one cache directory (a temporary one when none is given and a remote source
+ *  needs one). `onCooling` is set once the service exists: a live fetch that starts or stops cooling is then
+ *  reported on /health by a rescan. */
+interface Fetchers {
+  readonly git: GitFetcher | undefined;
+  readonly webdav: WebdavFetcher | undefined;
+  readonly tempCacheDir: string | undefined;
+  /** Absolute once, here: exported files are read back by path long after the working directory could change. */
+  readonly givenCacheDir: string | undefined;
+  onCooling: (key: string) => void;
+}
+
+async function openFetchers(config: Config, configDigest: string, now: () => Date, options: ShelfServiceOptions): Promise<Fetchers> {
+  const needsGit = config.sources.some((source) => source.kind === "git");
+  const needsWebdav = config.sources.some((source) => source.kind === "webdav");
+  const givenCacheDir = options.cacheDir === undefined ? undefined : path.resolve(options.cacheDir);
+  const tempCacheDir =
+    givenCacheDir === undefined && (needsGit || needsWebdav) ? await mkdtemp(path.join(os.tmpdir(), "skillshelf-cache-")) : undefined;
+  const cacheDir = givenCacheDir ?? tempCacheDir;
+  const fetchers: Fetchers = { git: undefined, webdav: undefined, tempCacheDir, givenCacheDir, onCooling: () => undefined };
+  const env = options.env ?? {};
+  const grace = options.exportGraceMs === undefined ? {} : { graceMs: options.exportGraceMs };
+  const webdav =
+    needsWebdav && cacheDir !== undefined
+      ? await WebdavFetcher.open({
+          cacheDir,
+          env,
+          now,
+          ...grace,
+          ...(options.webdavTimeoutMs === undefined ? {} : { timeoutMs: options.webdavTimeoutMs }),
+          ...(options.liveTiming === undefined ? {} : { live: options.liveTiming }),
+          maxFileBytes: config.limits.fileBytes,
+          onCooling: (key) => fetchers.onCooling(key),
+        })
+      : undefined;
+  const git =
+    needsGit && cacheDir !== undefined
+      ? await GitFetcher.open({
+          cacheDir,
+          configDigest,
+          env,
+          now,
+          ...grace,
+          ...(options.gitTimeoutMs === undefined ? {} : { timeoutMs: options.gitTimeoutMs }),
+        })
+      : undefined;
+  // The same object: the fetchers' cooling callback reads `onCooling` from it once the service sets it.
+  return Object.assign(fetchers, { git, webdav });
 }
