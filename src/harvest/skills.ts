@@ -264,38 +264,53 @@ export async function harvestSkills(ctx: HarvestContext, globs: GlobSet): Promis
   for (const skill of served) {
     for (const [path, reason] of skill.rows) ctx.skipped.add(path, reason);
     for (const reason of skill.warnings) ctx.warnings.add(joinPath(skill.dir, SKILL_MD), reason);
-    const files: HarvestedFile[] = [];
-    for (const [rel, entry] of skill.files) {
-      const base = baseName(rel);
-      const at = rel.includes("/") ? `${skill.key}/${parentOf(rel)}` : skill.key;
-      if ((base === MANIFEST && winners.has(at)) || (generatedDocumentOf(base)?.document === "index" && folders.has(at))) {
-        ctx.skipped.add(entry.path, base === MANIFEST ? REASONS.manifestShadowed : REASONS.indexShadowed(base));
-        continue;
-      }
-      const read = await ctx.reader.read(entry);
-      if (read.ok) files.push(withPath(read.file, rel));
-      else ctx.skipped.add(entry.path, REASONS.unreadable(read.code));
-    }
-    skills.push({
-      dir: skill.dir,
-      address: skill.address,
-      name: skill.name,
-      description: skill.description,
-      frontmatter: skill.frontmatter,
-      skillMd: skill.skillMd,
-      bodyOffset: skill.body.bodyOffset,
-      cites: skill.body.cites,
-      placeholders: skill.body.placeholders,
-      ...(skill.servedName === undefined ? {} : { servedName: skill.servedName }),
-      ...(skill.servedDescription === undefined ? {} : { servedDescription: skill.servedDescription }),
-      files,
-    });
+    skills.push(harvestedSkill(skill, await readSkillFiles(ctx, skill, winners, folders)));
   }
 
   const addresses = new Map<string, string>();
   for (const dir of skillDirs) if (dir !== "") addresses.set(skillAddress(dir).join("/"), dir);
   for (const skill of served) addresses.set(skill.key, skill.dir);
   return { skills, skillDirs, addresses };
+}
+
+/** A skill's files as read, but those a generated document of the shelf would shadow (skipped rows) and those
+ *  that cannot be read now (skipped rows). */
+async function readSkillFiles(
+  ctx: HarvestContext,
+  skill: Checked,
+  winners: ReadonlyMap<string, Checked>,
+  folders: ReadonlySet<string>,
+): Promise<HarvestedFile[]> {
+  const files: HarvestedFile[] = [];
+  for (const [rel, entry] of skill.files) {
+    const base = baseName(rel);
+    const at = rel.includes("/") ? `${skill.key}/${parentOf(rel)}` : skill.key;
+    if ((base === MANIFEST && winners.has(at)) || (generatedDocumentOf(base)?.document === "index" && folders.has(at))) {
+      ctx.skipped.add(entry.path, base === MANIFEST ? REASONS.manifestShadowed : REASONS.indexShadowed(base));
+      continue;
+    }
+    const read = await ctx.reader.read(entry);
+    if (read.ok) files.push(withPath(read.file, rel));
+    else ctx.skipped.add(entry.path, REASONS.unreadable(read.code));
+  }
+  return files;
+}
+
+function harvestedSkill(skill: Checked, files: HarvestedFile[]): HarvestedSkill {
+  return {
+    dir: skill.dir,
+    address: skill.address,
+    name: skill.name,
+    description: skill.description,
+    frontmatter: skill.frontmatter,
+    skillMd: skill.skillMd,
+    bodyOffset: skill.body.bodyOffset,
+    cites: skill.body.cites,
+    placeholders: skill.body.placeholders,
+    ...(skill.servedName === undefined ? {} : { servedName: skill.servedName }),
+    ...(skill.servedDescription === undefined ? {} : { servedDescription: skill.servedDescription }),
+    files,
+  };
 }
 
 /** The shared read, re-addressed relative to its skill; bytes a nested SKILL.md was read with stay out of it. */
