@@ -313,5 +313,54 @@ describe("rebuilding from the previous shelf", () => {
     expect(replanned.libraries.get("first")).not.toBe(after.libraries.get("first"));
     expect(replanned.libraries.get("first")?.description).toBe("new");
     expect(replanned.libraries.get("second")).toBe(after.libraries.get("second"));
+    // A library of two plugins is built again when either one's harvest changed, not only when both did.
+    const both: LibraryPlan[] = [{ name: "both", description: "", plugins: ["reuse-a", "reuse-b"] }];
+    const first = build([a, b2], both);
+    const b3 = await plugin("reuse-b", { "skills/two/SKILL.md": skillMd("two", "# changed again\n") });
+    const next = buildShelf({ generation: 2, built: "y", libraries: both, plugins: [a, b3], fetches: new Map(), previous: first });
+    expect(next.libraries.get("both")).not.toBe(first.libraries.get("both"));
+    // Without a previous shelf nothing is reused.
+    expect(
+      buildShelf({ generation: 1, built: "z", libraries: both, plugins: [a, b3], fetches: new Map() }).libraries.get("both"),
+    ).toBeDefined();
   });
+});
+
+test("a plan's error and skipped entries are the library's; a plan without them has an empty skipped list", async () => {
+  const a = await plugin("plan-carried", { "skills/one/SKILL.md": skillMd("one") });
+  const skipped = [{ plugin: "x@market", reason: "Its repository is on https://example.com, which no declared git source serves." }];
+  const shelf = build(
+    [a],
+    [
+      {
+        name: "broken",
+        description: "",
+        plugins: ["plan-carried"],
+        error: "Plugin 'y@none' names library 'none', which has no marketplace.",
+        skipped,
+      },
+      { name: "clean", description: "", plugins: ["plan-carried"] },
+    ],
+  );
+  expect(shelf.libraries.get("broken")).toMatchObject({
+    error: "Plugin 'y@none' names library 'none', which has no marketplace.",
+    skipped,
+  });
+  expect(shelf.libraries.get("clean")?.skipped).toEqual([]);
+  expect("error" in (shelf.libraries.get("clean") ?? {})).toBe(false);
+  expect(shelf.libraries.get("clean")?.skills.has("one")).toBe(true);
+});
+
+test("parsePluginPrompts: prompt files that do not serve are skipped rows, merged with the harvest's in path order", async () => {
+  const kit = await plugin("prompt-rows", {
+    "skills/one/SKILL.md": skillMd("one"),
+    "commands/good.md": "---\ndescription: Good\n---\nGood.\n",
+    "commands/bad.md": "---\ndescription: [unclosed\n---\nBad.\n",
+    "commands/zz.md": "---\ndescription: Later\n---\nLater.\n",
+  });
+  expect(kit.parsedPrompts?.map((prompt) => prompt.stem)).toEqual(["good", "zz"]);
+  expect(kit.skipped.map((row) => row.path)).toEqual(["commands/bad.md"]);
+  const clean = await plugin("prompt-clean", { "commands/good.md": "---\ndescription: Good\n---\nGood.\n" });
+  expect(clean.skipped).toEqual([]);
+  expect(parsePluginPrompts({ ...clean, dialect: undefined } as unknown as HarvestedPlugin).parsedPrompts?.length).toBe(1);
 });
