@@ -1,0 +1,303 @@
+// The page signs people in with a real OpenID provider (oidc-provider on loopback): the authorization code flow
+// with PKCE, state and nonce, started at /signin/oidc and finished at its callback, a browser (fetch with a cookie
+// jar) posting the provider's login and consent pages. The session then sees exactly what the same user's token
+// sees on /mcp — the ceiling the groups grant — and signing out ends it.
+import { appendFileSync } from "node:fs";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import makeFetchCookie from "fetch-cookie";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { loadConfig, type Config } from "../../src/config/index.js";
+import { createHttpApp } from "../../src/http/app.js";
+import { ContentCache, ShelfReader, ShelfService } from "../../src/live/index.js";
+import { PageClient, ResourceServer, type Refusal } from "../../src/oauth/index.js";
+import { PAGE_CLIENT, startProvider, type OpenIdProvider } from "../support/oidc.js";
+import { CLIENTS, TOKENS, writeWebShelf } from "./fixture.js";
+
+const USERS = {
+  alice: { groups: ["readers"] },
+  bob: { groups: ["keepers"] },
+  root: { groups: ["ops"] },
+  eve: { groups: ["visitors"] },
+} as const;
+
+let provider: OpenIdProvider;
+let service: ShelfService;
+let server: Server;
+let origin: string;
+let resource: string;
+/** What the page's log is told, one line per refusal. */
+const refusals: string[] = [];
+const tokenRefusals: Refusal[] = [];
+
+beforeAll(async () => {
+  server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  resource = `${origin}/mcp`;
+  provider = await startProvider({
+    users: USERS,
+    clients: [
+      {
+        client_id: PAGE_CLIENT.id,
+        client_secret: PAGE_CLIENT.secret,
+        redirect_uris: [`${origin}/signin/oidc/callback`],
+        grant_types: ["authorization_code"],
+        response_types: ["code"],
+        id_token_signed_response_alg: "ES256",
+      },
+    ],
+  });
+  const shelf = writeWebShelf();
+  appendFileSync(
+    shelf.configPath,
+    [
+      "oauth:",
+      `  issuer: ${provider.issuer}`,
+      `  resource: ${resource}`,
+      "  scopes: [skills]",
+      `  page: {clientId: ${PAGE_CLIENT.id}, clientSecret: {env: SKILLSHELF_PAGE_SECRET}}`,
+      "  rules:",
+      "    - {claim: groups, includes: readers, scope: {library: pub}}",
+      "    - {claim: groups, includes: keepers, scope: {library: secret}}",
+      "    - {claim: groups, includes: ops, scope: {}, admin: true}",
+      "",
+    ].join("\n"),
+  );
+  const config = await loadConfig(shelf.configPath);
+  service = await ShelfService.start(config, () => new Date(0));
+  const oauth = new ResourceServer(config.oauth as NonNullable<Config["oauth"]>);
+  const page = new PageClient(oauth, { clientSecret: PAGE_CLIENT.secret });
+  const { app } = createHttpApp(
+    service.holder,
+    { shelf: new ShelfReader(service.holder, new ContentCache()), version: "0.0.0-test", ttlMs: 0 },
+    {
+      host: "127.0.0.1",
+      access: { clients: CLIENTS, anonymous: false, oauth, page, onTokenRefused: (refusal) => tokenRefusals.push(refusal) },
+      reindex: () => service.rebuild(),
+      onError: () => undefined,
+      onRefused: (reason, fields) => refusals.push(`${fields.status} ${fields.method} ${fields.path}: ${reason}`),
+    },
+  );
+  server.on("request", app);
+});
+
+afterAll(async () => {
+  await new Promise<void>((resolve) => {
+    server.close(() => resolve());
+    server.closeAllConnections();
+  });
+  await service.close();
+  await provider.stop();
+});
+
+const CALLBACK = (): string => `${origin}/signin/oidc/callback`;
+const named = (lines: readonly string[], name: string): string[] => lines.filter((line) => line.startsWith(`${name}=`));
+const ID = "[A-Za-z0-9_-]{43}";
+
+interface SignedIn {
+  readonly browser: typeof fetch;
+  readonly start: Response;
+  readonly authorization: URL;
+  readonly back: Response;
+}
+
+/** A browser sent through the whole flow: the page's link, the provider's login and consent, the callback. */
+async function signIn(user: string, callbackOf: (url: URL) => URL = (url) => url): Promise<SignedIn> {
+  const browser = makeFetchCookie(fetch);
+  const start = await browser(`${origin}/signin/oidc`, { redirect: "manual" });
+  await start.body?.cancel();
+  const authorization = new URL(start.headers.get("location") ?? "");
+  const callback = await provider.authorize(authorization, user, { browser, callback: CALLBACK() });
+  const back = await browser(callbackOf(callback).href, { redirect: "manual" });
+  return { browser, start, authorization, back };
+}
+
+async function page(browser: typeof fetch, path: string): Promise<{ status: number; text: string }> {
+  const response = await browser(`${origin}${path}`, { redirect: "manual" });
+  return { status: response.status, text: await response.text() };
+}
+
+describe("signing in with the provider", () => {
+  it("offers the provider beside the token form", async () => {
+    const response = await fetch(`${origin}/signin`);
+    const text = await response.text();
+    const host = new URL(provider.issuer).host;
+    expect(response.status).toBe(200);
+    expect(text).toContain(`<a class="button" href="/signin/oidc">Sign in with ${host}</a>`);
+    expect(text).toContain('<form class="signin" method="post" action="/signin">');
+  });
+
+  it("starts the code flow with PKCE (S256), state, nonce and this resource, and keeps them on the server", async () => {
+    const start = await fetch(`${origin}/signin/oidc`, { redirect: "manual" });
+    expect(start.status).toBe(303);
+    const url = new URL(start.headers.get("location") ?? "");
+    expect(`${url.origin}${url.pathname}`).toBe(`${provider.issuer}/auth`);
+    const params = Object.fromEntries(url.searchParams);
+    expect(Object.keys(params).sort()).toEqual([
+      "client_id",
+      "code_challenge",
+      "code_challenge_method",
+      "nonce",
+      "redirect_uri",
+      "resource",
+      "response_type",
+      "scope",
+      "state",
+    ]);
+    expect(params).toMatchObject({
+      client_id: PAGE_CLIENT.id,
+      code_challenge_method: "S256",
+      redirect_uri: CALLBACK(),
+      resource,
+      response_type: "code",
+      scope: "openid skills",
+    });
+    expect(params["code_challenge"]).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(params["state"]).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(params["nonce"]).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    // Only an id reaches the browser, for the callback's path only, sent on the provider's redirect back (Lax).
+    expect(named(start.headers.getSetCookie(), "skillshelf_signin")).toEqual([
+      expect.stringMatching(new RegExp(`^skillshelf_signin=${ID}; Max-Age=600; Path=/signin/oidc; HttpOnly; SameSite=Lax$`)),
+    ]);
+    const id = /^skillshelf_signin=([^;]+)/.exec(named(start.headers.getSetCookie(), "skillshelf_signin")[0] ?? "")?.[1] ?? "";
+    for (const value of Object.values(params)) expect(value === id).toBe(false);
+  });
+
+  it("signs alice in: a session cookie (HttpOnly, SameSite=Lax) holding no token, and exactly the libraries her groups grant", async () => {
+    const { browser, back } = await signIn("alice");
+    expect([back.status, back.headers.get("location")]).toEqual([303, "/"]);
+    const cookies = back.headers.getSetCookie();
+    expect(named(cookies, "skillshelf_session")).toEqual([
+      expect.stringMatching(new RegExp(`^skillshelf_session=${ID}; Max-Age=(59\\d|600); Path=/; HttpOnly; SameSite=Lax$`)),
+    ]);
+    expect(named(cookies, "skillshelf_signin")).toEqual(["skillshelf_signin=; Max-Age=0; Path=/signin/oidc; HttpOnly; SameSite=Lax"]);
+    // No cookie of the page carries anything shaped like a JWT.
+    for (const line of cookies) expect(line).not.toMatch(/=[\w-]+\.[\w-]+\.[\w-]+/);
+
+    const home = await page(browser, "/");
+    expect(home.status).toBe(200);
+    expect(home.text).toContain("Signed in as <strong>alice</strong>");
+    expect(home.text).toContain('<a href="/libraries/pub">pub</a>');
+    expect(home.text).not.toContain("/libraries/secret");
+    expect(home.text).not.toContain("Kept for the few");
+    expect((await page(browser, "/libraries/secret")).status).toBe(404);
+    expect((await page(browser, "/skills/pub/guides/terraform-drift")).status).toBe(200);
+    expect(await page(browser, "/search?q=quokka")).toMatchObject({ status: 200, text: expect.stringContaining("No skill matches") });
+    expect((await page(browser, "/status")).status).toBe(403);
+    expect(home.text).not.toContain('href="/status"');
+  });
+
+  it("gives the session exactly the ceiling the same user's bearer token gets", async () => {
+    const token = await provider.signIn("bob", resource);
+    const bearer = await fetch(`${origin}/`, { headers: { authorization: `Bearer ${token}` } });
+    const bearerText = await bearer.text();
+    const { browser } = await signIn("bob");
+    const home = await page(browser, "/");
+    const libraries = (text: string): string[] => [...text.matchAll(/<a href="\/libraries\/([^"/]+)">/g)].map((m) => m[1] as string);
+    expect(libraries(home.text)).toEqual(["secret"]);
+    expect(libraries(bearerText)).toEqual(["secret"]);
+    expect((await page(browser, "/libraries/pub")).status).toBe(404);
+    expect((await page(browser, "/skills/secret/vault-rotation")).status).toBe(200);
+  });
+
+  it("opens the health view to a user the admin rule matches", async () => {
+    const { browser } = await signIn("root");
+    const home = await page(browser, "/");
+    expect(home.text).toContain('href="/status"');
+    expect((await page(browser, "/status")).status).toBe(200);
+    expect(home.text).toContain('<a href="/libraries/secret">secret</a>');
+  });
+
+  it("signs out: the session is dropped on the server, the cookie cleared", async () => {
+    const { browser, back } = await signIn("alice");
+    const session = /^skillshelf_session=([^;]+)/.exec(named(back.headers.getSetCookie(), "skillshelf_session")[0] ?? "")?.[1] ?? "";
+    const home = await page(browser, "/");
+    const csrf = /name="csrf" value="([^"]+)"/.exec(home.text)?.[1] ?? "";
+    const out = await browser(`${origin}/signout`, {
+      method: "POST",
+      redirect: "manual",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({ csrf }).toString(),
+    });
+    expect(out.status).toBe(303);
+    expect(named(out.headers.getSetCookie(), "skillshelf_session")).toEqual([
+      "skillshelf_session=; Max-Age=0; Path=/; HttpOnly; SameSite=Lax",
+    ]);
+    // The old id, replayed by hand, is no session any more.
+    const replay = await fetch(`${origin}/`, { headers: { cookie: `skillshelf_session=${session}` } });
+    const replayText = await replay.text();
+    expect(replay.status).toBe(401);
+    expect(replayText).not.toContain("Signed in as");
+    expect(named(replay.headers.getSetCookie(), "skillshelf_session")).toEqual([
+      "skillshelf_session=; Max-Age=0; Path=/; HttpOnly; SameSite=Lax",
+    ]);
+  });
+
+  it("refuses a tampered state, once in the log, without a session and without echoing the code", async () => {
+    refusals.length = 0;
+    let code = "";
+    const { back } = await signIn("alice", (url) => {
+      code = url.searchParams.get("code") ?? "";
+      const tampered = new URL(url);
+      tampered.searchParams.set("state", `${url.searchParams.get("state") ?? ""}x`);
+      return tampered;
+    });
+    const text = await back.text();
+    expect(back.status).toBe(401);
+    expect(text).toContain("The sign-in did not succeed: the sign-in&#39;s state does not match the one this browser started.");
+    expect(named(back.headers.getSetCookie(), "skillshelf_session")).toEqual([]);
+    expect(refusals).toEqual([
+      "401 GET /signin/oidc/callback: sign-in with the provider: the sign-in's state does not match the one this browser started",
+    ]);
+    expect(code).not.toBe("");
+    expect(text).not.toContain(code);
+  });
+
+  it("refuses a callback this browser did not start (another browser's code), and one used twice", async () => {
+    refusals.length = 0;
+    const browser = makeFetchCookie(fetch);
+    const start = await browser(`${origin}/signin/oidc`, { redirect: "manual" });
+    const callback = await provider.authorize(new URL(start.headers.get("location") ?? ""), "root", { browser, callback: CALLBACK() });
+    // The attacker's callback, opened in the victim's browser: no sign-in of this browser is under way.
+    const victim = await fetch(callback.href, { redirect: "manual" });
+    expect(victim.status).toBe(400);
+    expect(await victim.text()).toContain(
+      "This sign-in was not started in this browser, was already used, or took longer than 10 minutes.",
+    );
+    const first = await browser(callback.href, { redirect: "manual" });
+    expect(first.status).toBe(303);
+    const again = await browser(callback.href, { redirect: "manual" });
+    expect(again.status).toBe(400);
+    expect(refusals).toEqual([
+      "400 GET /signin/oidc/callback: sign-in with the provider: no sign-in of this browser is under way (not started here, used, or expired)",
+      "400 GET /signin/oidc/callback: sign-in with the provider: no sign-in of this browser is under way (not started here, used, or expired)",
+    ]);
+  });
+
+  it("refuses a user no rule grants anything, as /mcp does", async () => {
+    refusals.length = 0;
+    const { back } = await signIn("eve");
+    expect(back.status).toBe(403);
+    expect(await back.text()).toContain(
+      "The sign-in did not succeed: the access token was refused: signed in, but no rule of this server grants this user anything.",
+    );
+    expect(named(back.headers.getSetCookie(), "skillshelf_session")).toEqual([]);
+    expect(refusals).toEqual([
+      "403 GET /signin/oidc/callback: sign-in with the provider: the access token was refused: signed in, but no rule of this server grants this user anything",
+    ]);
+  });
+
+  it("flags the cookies Secure behind a proxy that says it terminated TLS", async () => {
+    const start = await fetch(`${origin}/signin/oidc`, { redirect: "manual", headers: { "x-forwarded-proto": "https" } });
+    expect(named(start.headers.getSetCookie(), "skillshelf_signin")).toEqual([
+      expect.stringMatching(new RegExp(`^skillshelf_signin=${ID}; Max-Age=600; Path=/signin/oidc; HttpOnly; Secure; SameSite=Lax$`)),
+    ]);
+  });
+
+  it("keeps static client tokens working beside it", async () => {
+    const home = await fetch(`${origin}/`, { headers: { authorization: `Bearer ${TOKENS.reader}` } });
+    expect(home.status).toBe(200);
+    expect(await home.text()).toContain("Signed in as <strong>reader</strong>");
+  });
+});
