@@ -2,93 +2,25 @@
 // with PKCE, state and nonce, started at /signin/oidc and finished at its callback, a browser (fetch with a cookie
 // jar) posting the provider's login and consent pages. The session then sees exactly what the same user's token
 // sees on /mcp — the ceiling the groups grant — and signing out ends it.
-import { appendFileSync } from "node:fs";
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import makeFetchCookie from "fetch-cookie";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { loadConfig, type Config } from "../../src/config/index.js";
-import { createHttpApp } from "../../src/http/app.js";
-import { ContentCache, ShelfReader, ShelfService } from "../../src/live/index.js";
-import { PageClient, ResourceServer, type Refusal } from "../../src/oauth/index.js";
-import { PAGE_CLIENT, startProvider, type OpenIdProvider } from "../support/oidc.js";
-import { CLIENTS, TOKENS, writeWebShelf } from "./fixture.js";
+import { PAGE_CLIENT, type OpenIdProvider } from "../support/oidc.js";
+import { TOKENS } from "./fixture.js";
+import { startOidcPage, type OidcPage } from "./oidc-fixture.js";
 
-const USERS = {
-  alice: { groups: ["readers"] },
-  bob: { groups: ["keepers"] },
-  root: { groups: ["ops"] },
-  eve: { groups: ["visitors"] },
-} as const;
-
+let served: OidcPage;
 let provider: OpenIdProvider;
-let service: ShelfService;
-let server: Server;
 let origin: string;
 let resource: string;
-/** What the page's log is told, one line per refusal. */
-const refusals: string[] = [];
-const tokenRefusals: Refusal[] = [];
+let refusals: string[];
 
 beforeAll(async () => {
-  server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  resource = `${origin}/mcp`;
-  provider = await startProvider({
-    users: USERS,
-    clients: [
-      {
-        client_id: PAGE_CLIENT.id,
-        client_secret: PAGE_CLIENT.secret,
-        redirect_uris: [`${origin}/signin/oidc/callback`],
-        grant_types: ["authorization_code"],
-        response_types: ["code"],
-        id_token_signed_response_alg: "ES256",
-      },
-    ],
-  });
-  const shelf = writeWebShelf();
-  appendFileSync(
-    shelf.configPath,
-    [
-      "oauth:",
-      `  issuer: ${provider.issuer}`,
-      `  resource: ${resource}`,
-      "  scopes: [skills]",
-      `  page: {clientId: ${PAGE_CLIENT.id}, clientSecret: {env: SKILLSHELF_PAGE_SECRET}}`,
-      "  rules:",
-      "    - {claim: groups, includes: readers, scope: {library: pub}}",
-      "    - {claim: groups, includes: keepers, scope: {library: secret}}",
-      "    - {claim: groups, includes: ops, scope: {}, admin: true}",
-      "",
-    ].join("\n"),
-  );
-  const config = await loadConfig(shelf.configPath);
-  service = await ShelfService.start(config, () => new Date(0));
-  const oauth = new ResourceServer(config.oauth as NonNullable<Config["oauth"]>);
-  const page = new PageClient(oauth, { clientSecret: PAGE_CLIENT.secret });
-  const { app } = createHttpApp(
-    service.holder,
-    { shelf: new ShelfReader(service.holder, new ContentCache()), version: "0.0.0-test", ttlMs: 0 },
-    {
-      host: "127.0.0.1",
-      access: { clients: CLIENTS, anonymous: false, oauth, page, onTokenRefused: (refusal) => tokenRefusals.push(refusal) },
-      reindex: () => service.rebuild(),
-      onError: () => undefined,
-      onRefused: (reason, fields) => refusals.push(`${fields.status} ${fields.method} ${fields.path}: ${reason}`),
-    },
-  );
-  server.on("request", app);
+  served = await startOidcPage();
+  ({ provider, origin, resource, refusals } = served);
 });
 
 afterAll(async () => {
-  await new Promise<void>((resolve) => {
-    server.close(() => resolve());
-    server.closeAllConnections();
-  });
-  await service.close();
-  await provider.stop();
+  await served.close();
 });
 
 const CALLBACK = (): string => `${origin}/signin/oidc/callback`;
