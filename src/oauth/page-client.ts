@@ -30,6 +30,8 @@ export type PageSignInResult =
       readonly reason: string;
       /** The resource server's refusal, when it refused the access token. */
       readonly refusal?: Refusal;
+      /** The provider could not be reached (try again later), rather than refusing. */
+      readonly unavailable?: boolean;
     };
 
 export interface PageClientOptions {
@@ -105,7 +107,8 @@ export class PageClient {
         { resource: this.server.config.resource },
       );
     } catch (error) {
-      return { ok: false, reason: describeError(error) };
+      const reason = describeError(error);
+      return { ok: false, reason, ...(reason === UNREACHABLE ? { unavailable: true } : {}) };
     }
     const checked = await this.server.authenticate(tokens.access_token);
     if (!checked.ok) return { ok: false, reason: `the access token was refused: ${checked.refusal.description}`, refusal: checked.refusal };
@@ -136,9 +139,11 @@ export class PageClient {
   }
 }
 
+const UNREACHABLE = "the provider cannot be reached";
+
 /** One sentence per failure, never quoting what the provider or the browser sent. */
 function describeError(error: unknown): string {
-  if (error instanceof IssuerUnavailableError) return "the provider cannot be reached";
+  if (error instanceof IssuerUnavailableError) return UNREACHABLE;
   if (error instanceof client.AuthorizationResponseError) {
     return error.error === "access_denied"
       ? "the provider did not grant access"
@@ -150,10 +155,10 @@ function describeError(error: unknown): string {
     const message = `${error.message} ${error.cause instanceof Error ? error.cause.message : ""}`.toLowerCase();
     if (message.includes('"state"')) return "the sign-in's state does not match the one this browser started";
     if (message.includes("nonce")) return "the ID token's nonce does not match the one this browser started";
-    if (message.includes("fetch") || error.code === "OAUTH_TIMEOUT") return "the provider cannot be reached";
+    if (message.includes("fetch") || error.code === "OAUTH_TIMEOUT") return UNREACHABLE;
     return "the provider's answer did not pass the checks of the OpenID flow";
   }
-  if (error instanceof TypeError) return "the provider cannot be reached";
+  if (error instanceof TypeError) return UNREACHABLE;
   return "the provider's answer did not pass the checks of the OpenID flow";
 }
 

@@ -278,7 +278,7 @@ export function createWebRouter(deps: WebDeps): Router {
     const query = new URL(req.originalUrl, "http://page.invalid").search;
     provider.complete(new URL(`http://page.invalid/${query}`), started).then((result) => {
       if (!result.ok) {
-        const status = result.refusal?.status ?? 401;
+        const status = result.refusal?.status ?? (result.unavailable === true ? 503 : 401);
         refused(req, status, `sign-in with the provider: ${result.reason}`);
         return sendSignInFailed(res, visit, status, `The sign-in did not succeed: ${result.reason}.`);
       }

@@ -220,6 +220,38 @@ describe("signing in with the provider", () => {
     ]);
   });
 
+  it("says so when the provider does not grant access, repeating nothing it sent", async () => {
+    refusals.length = 0;
+    const browser = makeFetchCookie(fetch);
+    const start = await browser(`${origin}/signin/oidc`, { redirect: "manual" });
+    const state = new URL(start.headers.get("location") ?? "").searchParams.get("state") ?? "";
+    const denied = new URLSearchParams({ error: "access_denied", error_description: "<b>no</b> code=abc123", state, iss: provider.issuer });
+    const back = await browser(`${CALLBACK()}?${denied.toString()}`, { redirect: "manual" });
+    const text = await back.text();
+    expect(back.status).toBe(401);
+    expect(text).toContain("The sign-in did not succeed: the provider did not grant access.");
+    expect(text).not.toContain("abc123");
+    expect(text).not.toContain("<b>no</b>");
+    expect(refusals).toEqual(["401 GET /signin/oidc/callback: sign-in with the provider: the provider did not grant access"]);
+  });
+
+  it("answers 503 when the provider goes down between the login and the code's redemption", async () => {
+    refusals.length = 0;
+    const browser = makeFetchCookie(fetch);
+    const start = await browser(`${origin}/signin/oidc`, { redirect: "manual" });
+    const callback = await provider.authorize(new URL(start.headers.get("location") ?? ""), "alice", { browser, callback: CALLBACK() });
+    await provider.stop();
+    try {
+      const back = await browser(callback.href, { redirect: "manual" });
+      expect(back.status).toBe(503);
+      expect(await back.text()).toContain("The sign-in did not succeed: the provider cannot be reached.");
+      expect(named(back.headers.getSetCookie(), "skillshelf_session")).toEqual([]);
+      expect(refusals).toEqual(["503 GET /signin/oidc/callback: sign-in with the provider: the provider cannot be reached"]);
+    } finally {
+      await provider.restart();
+    }
+  });
+
   it("flags the cookies Secure behind a proxy that says it terminated TLS", async () => {
     const start = await fetch(`${origin}/signin/oidc`, { redirect: "manual", headers: { "x-forwarded-proto": "https" } });
     expect(named(start.headers.getSetCookie(), "skillshelf_signin")).toEqual([
