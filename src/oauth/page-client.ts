@@ -70,9 +70,18 @@ export class PageClient {
     return this.server.authenticate(accessToken);
   }
 
-  /** The provider's authorization URL for a new sign-in, and what to keep until the browser returns. */
-  async begin(): Promise<{ readonly url: string; readonly pending: PendingSignIn }> {
-    const configuration = await this.configure();
+  /** The provider's authorization URL for a new sign-in, and what to keep until the browser returns; or why there is
+   *  none (the provider's metadata cannot be read). */
+  async begin(): Promise<
+    { readonly ok: true; readonly url: string; readonly pending: PendingSignIn } | { readonly ok: false; readonly reason: string }
+  > {
+    let configuration: client.Configuration;
+    try {
+      configuration = await this.configure();
+    } catch (error) {
+      if (error instanceof IssuerUnavailableError) return { ok: false, reason: UNREACHABLE };
+      throw error;
+    }
     const pending: PendingSignIn = {
       state: client.randomState(),
       nonce: client.randomNonce(),
@@ -88,7 +97,7 @@ export class PageClient {
       code_challenge: await client.calculatePKCECodeChallenge(pending.verifier),
       code_challenge_method: "S256",
     });
-    return { url: url.href, pending };
+    return { ok: true, url: url.href, pending };
   }
 
   /** The browser's return to the callback (`callbackUrl`, its whole query): the code redeemed, the ID token and

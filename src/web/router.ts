@@ -246,20 +246,15 @@ export function createWebRouter(deps: WebDeps): Router {
   router.get("/signin/oidc", securityHeaders, start, (req, res, next) => {
     const visit = visitOf(res);
     if (provider === undefined) return notFound(res, visit);
-    provider.begin().then(
-      ({ url, pending: started }) => {
-        const id = pending.add(started, Date.now() + PENDING_MS);
-        setCookie(req, res, PENDING_COOKIE, { value: id, sameSite: "lax", path: "/signin/oidc", maxAge: PENDING_MS / 1000 });
-        res.redirect(303, url);
-      },
-      (error: unknown) => {
-        if (error instanceof Error && error.name === "IssuerUnavailableError") {
-          refused(req, 503, "sign-in with the provider: the provider cannot be reached");
-          return sendSignInFailed(res, visit, 503, "The sign-in provider cannot be reached right now. Try again in a minute.");
-        }
-        next(error);
-      },
-    );
+    provider.begin().then((started) => {
+      if (!started.ok) {
+        refused(req, 503, `sign-in with the provider: ${started.reason}`);
+        return sendSignInFailed(res, visit, 503, "The sign-in provider cannot be reached right now. Try again in a minute.");
+      }
+      const id = pending.add(started.pending, Date.now() + PENDING_MS);
+      setCookie(req, res, PENDING_COOKIE, { value: id, sameSite: "lax", path: "/signin/oidc", maxAge: PENDING_MS / 1000 });
+      res.redirect(303, started.url);
+    }, next);
   });
   router.get("/signin/oidc/callback", securityHeaders, start, (req, res, next) => {
     const visit = visitOf(res);

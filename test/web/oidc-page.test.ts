@@ -133,6 +133,18 @@ describe("signing in with the provider", () => {
     expect((await page(browser, "/skills/secret/vault-rotation")).status).toBe(200);
   });
 
+  it("tells a signed-in user's client to sign in by itself: the connect panel's entries carry no token", async () => {
+    const { browser } = await signIn("alice");
+    const connect = await page(browser, "/connect");
+    expect(connect.status).toBe(200);
+    const text = connect.text.replace(/\s+/g, " ");
+    expect(text).toContain(
+      "You are signed in as <strong>alice</strong>, whose ceiling is library pub. The entries send no token: your client meets this server's sign-in challenge",
+    );
+    expect(text).not.toContain("SKILLSHELF_TOKEN");
+    expect(text).not.toContain("Authorization");
+  });
+
   it("opens the health view to a user the admin rule matches", async () => {
     const { browser } = await signIn("root");
     const home = await page(browser, "/");
@@ -263,5 +275,22 @@ describe("signing in with the provider", () => {
     const home = await fetch(`${origin}/`, { headers: { authorization: `Bearer ${TOKENS.reader}` } });
     expect(home.status).toBe(200);
     expect(await home.text()).toContain("Signed in as <strong>reader</strong>");
+  });
+});
+
+describe("a provider that has never been reached", () => {
+  it("answers the sign-in link with 503 and says so once in the log", async () => {
+    const down = await startOidcPage();
+    try {
+      await down.provider.stop();
+      const start = await fetch(`${down.origin}/signin/oidc`, { redirect: "manual" });
+      expect(start.status).toBe(503);
+      expect(await start.text()).toContain("The sign-in provider cannot be reached right now. Try again in a minute.");
+      expect(named(start.headers.getSetCookie(), "skillshelf_signin")).toEqual([]);
+      expect(down.refusals).toEqual(["503 GET /signin/oidc: sign-in with the provider: the provider cannot be reached"]);
+    } finally {
+      await down.provider.restart();
+      await down.close();
+    }
   });
 });
