@@ -26,11 +26,8 @@ export function webAccess(access: Access): WebAccess {
     ...(oauth === undefined
       ? {}
       : {
-          authenticate: async (token: string) => {
-            const checked = await oauth.authenticate(token);
-            if (!checked.ok) access.onTokenRefused?.(checked.refusal);
-            return checked;
-          },
+          // A refusal is logged once, by the page, with its reason.
+          authenticate: (token: string) => oauth.authenticate(token),
         }),
     ...(access.page === undefined ? {} : { provider: access.page }),
     anonymous: access.anonymous,

@@ -4,6 +4,7 @@
 // sees on /mcp — the ceiling the groups grant — and signing out ends it.
 import makeFetchCookie from "fetch-cookie";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { connectHttp, listSkillUris } from "../scopes/harness.js";
 import { PAGE_CLIENT, type OpenIdProvider } from "../support/oidc.js";
 import { TOKENS } from "./fixture.js";
 import { startOidcPage, type OidcPage } from "./oidc-fixture.js";
@@ -131,6 +132,15 @@ describe("signing in with the provider", () => {
     expect(libraries(bearerText)).toEqual(["secret"]);
     expect((await page(browser, "/libraries/pub")).status).toBe(404);
     expect((await page(browser, "/skills/secret/vault-rotation")).status).toBe(200);
+    // And /mcp, for the same user's token: the same one skill.
+    const mcp = await connectHttp(resource, { authorization: `Bearer ${token}` });
+    try {
+      expect(await listSkillUris(mcp.client)).toEqual(["skill://secret/vault-rotation/SKILL.md"]);
+    } finally {
+      await mcp.close();
+    }
+    const library = await page(browser, "/libraries/secret");
+    expect([...library.text.matchAll(/<a href="\/skills\/([^"]+)">/g)].map((m) => m[1])).toEqual(["secret/vault-rotation"]);
   });
 
   it("tells a signed-in user's client to sign in by itself: the connect panel's entries carry no token", async () => {
@@ -269,6 +279,16 @@ describe("signing in with the provider", () => {
     expect(named(start.headers.getSetCookie(), "skillshelf_signin")).toEqual([
       expect.stringMatching(new RegExp(`^skillshelf_signin=${ID}; Max-Age=600; Path=/signin/oidc; HttpOnly; Secure; SameSite=Lax$`)),
     ]);
+  });
+
+  it("refuses a bearer token minted for another resource, as /mcp does, once in the log", async () => {
+    refusals.length = 0;
+    const token = await provider.signIn("root", "https://elsewhere.example/mcp");
+    const response = await fetch(`${origin}/`, { headers: { authorization: `Bearer ${token}` } });
+    const text = await response.text();
+    expect([response.status, response.headers.get("www-authenticate")]).toEqual([401, 'Bearer error="invalid_token"']);
+    expect(text).not.toContain(token);
+    expect(refusals).toEqual(["401 GET /: the token was not issued for this resource"]);
   });
 
   it("keeps static client tokens working beside it", async () => {
