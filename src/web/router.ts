@@ -279,7 +279,7 @@ export function createWebRouter(deps: WebDeps): Router {
       }
       const expiresAt = (result.identity.signedIn?.expiresAt ?? 0) * 1000;
       // A new id at every sign-in: an id a browser held before never becomes a signed-in one.
-      clearSession(req, res);
+      sessions.delete(cookiesOf(req)[SESSION_COOKIE]);
       const id = sessions.add({ accessToken: result.accessToken, displayName: result.displayName }, expiresAt);
       const maxAge = Math.max(0, Math.floor((expiresAt - Date.now()) / 1000));
       setCookie(req, res, SESSION_COOKIE, { value: id, sameSite: "lax", maxAge });
