@@ -1,10 +1,11 @@
 // Signing in with the provider in a real browser: the system's headless Chromium (playwright-core) clicks "Sign in
 // with …" on the page, fills the provider's own login form, consents, and lands back on the page with the ceiling
-// the user's groups grant — then signs out. The page is served as `localhost` and the provider as `127.0.0.1`, two
+// the user's groups grant — then signs out; axe-core finds no serious or critical violation on the pages it sees. The page is served as `localhost` and the provider as `127.0.0.1`, two
 // sites, so the redirect back from the provider is a cross-site navigation, as in production.
 import { existsSync } from "node:fs";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { chromium, type Browser } from "playwright-core";
+import { seriousViolations } from "./axe.js";
 import { startOidcPage, type OidcPage } from "./oidc-fixture.js";
 
 /** Debian's `chromium` package (installed by .ci/run when missing). */
@@ -35,6 +36,7 @@ it("signs bob in through the provider's login page and shows exactly his groups'
   const { origin, provider } = served;
   await page.goto(`${origin}/`);
   expect(await page.locator("h1").textContent()).toBe("Sign in");
+  expect(await seriousViolations(page)).toEqual([]);
   await page.getByRole("link", { name: `Sign in with ${new URL(provider.issuer).host}` }).click();
 
   // The provider's own pages: a login form, then consent.
@@ -47,6 +49,7 @@ it("signs bob in through the provider's login page and shows exactly his groups'
 
   await page.waitForURL(`${origin}/`);
   expect(await page.locator(".viewer strong").textContent()).toBe("bob");
+  expect(await seriousViolations(page)).toEqual([]);
   expect(await page.locator("ul.rows a").allTextContents()).toEqual(["secret"]);
   expect(await page.content()).not.toContain("/libraries/pub");
   const session = (await context.cookies(origin)).find((cookie) => cookie.name === "skillshelf_session");
