@@ -1,7 +1,8 @@
 // Signing in with the provider in a real browser: the system's headless Chromium (playwright-core) clicks "Sign in
 // with …" on the page, fills the provider's own login form, consents, and lands back on the page with the ceiling
-// the user's groups grant — then signs out; axe-core finds no serious or critical violation on the pages it sees. The page is served as `localhost` and the provider as `127.0.0.1`, two
-// sites, so the redirect back from the provider is a cross-site navigation, as in production.
+// the user's groups grant — then signs out; axe-core finds no serious or critical violation on the page's views.
+// The page is served as `localhost` and the provider as `127.0.0.1`, two sites, so the redirect back from the
+// provider is a cross-site navigation, as in production.
 import { existsSync } from "node:fs";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { chromium, type Browser } from "playwright-core";
