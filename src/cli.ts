@@ -16,7 +16,7 @@ import {
 import { ConfigReloads, ContentCache, ReloadableShelf, type ShelfHolder, ShelfLog, ShelfReader, ShelfService } from "./live/index.js";
 import { createLogger, type Logger, type LogLevel, VERSION } from "./address/index.js";
 import type { Client } from "./http/index.js";
-import { ResourceServer } from "./oauth/index.js";
+import { PageClient, ResourceServer } from "./oauth/index.js";
 import { buildMcpServer, DEFAULT_VIEW, type RequestView, type ServerDeps, SessionRegistry } from "./mcp/index.js";
 import { compileScope, scopeOn } from "./resolve/index.js";
 import { buildHealth, formatCheckReport, hasProblems } from "./health/index.js";
@@ -105,6 +105,7 @@ async function runServe(command: CommandSpec, values: Values, dirs: readonly str
   // cold start's git fetches.
   const clients = transport === "http" ? readClients(config) : [];
   const oauth = transport === "http" ? createResourceServer(config, log) : undefined;
+  const page = oauth === undefined ? undefined : createPageClient(oauth);
   const face = httpFace === undefined ? undefined : await httpFace;
   if (face !== undefined) {
     const refusal = face.refuseExposure(host, settings.allowedHosts, settings.allowAnyHost);
@@ -167,6 +168,7 @@ async function runServe(command: CommandSpec, values: Values, dirs: readonly str
         ? {}
         : {
             oauth,
+            ...(page === undefined ? {} : { page }),
             onTokenRefused: (refusal) =>
               log.log("debug", `token refused: ${refusal.description}`, {
                 error: refusal.error,
@@ -276,6 +278,18 @@ function createResourceServer(config: Config, log: Logger): ResourceServer | und
   });
   void server.start();
   return server;
+}
+
+/** The page's client of the issuer (`oauth.page`): its secret is read here, like the introspection secret. */
+function createPageClient(server: ResourceServer): PageClient | undefined {
+  const page = server.config.page;
+  if (page === undefined) return undefined;
+  const secretEnv = page.clientSecret?.env;
+  const secret = secretEnv === undefined ? undefined : process.env[secretEnv];
+  if (secretEnv !== undefined && (secret ?? "") === "") {
+    throw new UsageError([`oauth.page: the environment variable ${secretEnv} that holds its client secret is not set`]);
+  }
+  return new PageClient(server, secret === undefined ? {} : { clientSecret: secret });
 }
 
 /** The SDK and libraries write to the console; their lines go through the logger, in its format, on stderr (over

@@ -82,6 +82,7 @@ interface RawOAuth {
   readonly clockSkew?: string | number;
   readonly scopes?: readonly string[];
   readonly introspection?: { readonly endpoint?: string; readonly clientId: string; readonly clientSecret: SecretRef };
+  readonly page?: { readonly clientId: string; readonly clientSecret?: SecretRef; readonly redirect?: string };
   readonly rules?: readonly {
     readonly claim: string;
     readonly includes?: string;
@@ -346,6 +347,7 @@ function buildOAuth(raw: RawConfig, o: RawOAuth, report: Report): OAuthConfig | 
     const bad = checkServerUrl(endpoint, "endpoint");
     if (bad !== undefined) report(at("introspection", "endpoint"), bad);
   }
+  const page = o.page === undefined || resource !== undefined ? undefined : buildPage(o.resource, o.page, report);
   const rules: ClaimRule[] = [];
   for (const [i, r] of (o.rules ?? []).entries()) {
     const where = at("rules", i);
@@ -374,8 +376,30 @@ function buildOAuth(raw: RawConfig, o: RawOAuth, report: Report): OAuthConfig | 
             clientSecret: { env: o.introspection.clientSecret.env },
           },
         }),
+    ...(page === undefined ? {} : { page }),
     rules,
     ...(defaultScope === undefined ? {} : { defaultScope }),
+  };
+}
+
+/** The route of the page that receives the provider's answer. */
+export const PAGE_CALLBACK_PATH = "/signin/oidc/callback";
+
+/** The page's client: its callback defaults to the page's route at the origin of `resource`. */
+function buildPage(resource: string, p: NonNullable<RawOAuth["page"]>, report: Report): NonNullable<OAuthConfig["page"]> {
+  const at = ["oauth", "page", "redirect"];
+  let redirect = new URL(PAGE_CALLBACK_PATH, resource).href;
+  if (p.redirect !== undefined) {
+    const bad = checkServerUrl(p.redirect, "redirect");
+    if (bad !== undefined) report(at, bad);
+    else if (new URL(p.redirect).pathname !== PAGE_CALLBACK_PATH) {
+      report(at, `the redirect's path must be ${PAGE_CALLBACK_PATH}, the page's route that receives the provider's answer`);
+    } else redirect = p.redirect;
+  }
+  return {
+    clientId: p.clientId,
+    ...(p.clientSecret === undefined ? {} : { clientSecret: { env: p.clientSecret.env } }),
+    redirect,
   };
 }
 

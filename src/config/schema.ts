@@ -252,6 +252,25 @@ export const CONFIG_SCHEMA = {
             clientSecret: { $ref: "#/$defs/secretRef", description: "Read from the environment." },
           },
         },
+        page: {
+          type: "object",
+          description:
+            "The page for people signs users in with this provider: the authorization code flow with PKCE, as this client of the provider.",
+          additionalProperties: false,
+          required: ["clientId"],
+          properties: {
+            clientId: { type: "string", minLength: 1, description: "The page's client id at the provider." },
+            clientSecret: {
+              $ref: "#/$defs/secretRef",
+              description: "The page's client secret, read from the environment. Absent: a public client (PKCE only).",
+            },
+            redirect: {
+              type: "string",
+              minLength: 1,
+              description: "The callback URL registered at the provider. Default: /signin/oidc/callback at the origin of resource.",
+            },
+          },
+        },
         rules: {
           type: "array",
           description: "Claims to ceilings: every matching rule adds what it grants.",

@@ -127,6 +127,14 @@ export interface OAuthConfig {
     readonly clientId: string;
     readonly clientSecret: SecretRef;
   };
+  /** The page for people signs users in with the provider, as this client of it. */
+  readonly page?: {
+    readonly clientId: string;
+    /** Absent: a public client (PKCE only). */
+    readonly clientSecret?: SecretRef;
+    /** The callback URL registered at the provider (its path is always `/signin/oidc/callback`). */
+    readonly redirect: string;
+  };
   readonly rules: readonly ClaimRule[];
   /** The ceiling of a signed-in user no rule grants anything; absent: such a user is refused. */
   readonly defaultScope?: ScopeSpec;

@@ -4,7 +4,7 @@ import { createHash, timingSafeEqual } from "node:crypto";
 import type { AuthInfo } from "@modelcontextprotocol/server";
 import type { NextFunction, Request, Response } from "express";
 import type { ScopeSpec } from "../config/index.js";
-import type { Identity, Refusal, ResourceServer } from "../oauth/index.js";
+import type { Identity, PageClient, Refusal, ResourceServer } from "../oauth/index.js";
 
 /** A client with its token already read from the environment (by the CLI, the only reader of the environment). */
 export interface Client extends Identity {
@@ -19,6 +19,8 @@ export interface Access {
   readonly anonymousScope?: ScopeSpec;
   /** Signed-in users: a token no static client holds is checked here. */
   readonly oauth?: ResourceServer;
+  /** The page for people signs users in with the issuer (`oauth.page`). */
+  readonly page?: PageClient;
   /** Each refused OAuth token, for the debug log: who it claims to be and why (never the token). */
   readonly onTokenRefused?: (refusal: Refusal) => void;
 }

@@ -1,5 +1,5 @@
 // Mounts the page for people (web/) with what only this layer knows: the clients and their tokens.
-import { createHash } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import type { Express } from "express";
 import type { ConfigError } from "../config/index.js";
 import type { ServerDeps } from "../mcp/index.js";
@@ -13,12 +13,23 @@ export function webAccess(access: Access): WebAccess {
   // and nothing anyone without a token can compute.
   const formKey = createHash("sha256").update("skillshelf page forms");
   for (const client of access.clients) formKey.update("\0").update(client.token, "utf8");
+  // Signing in with the provider and no client token to derive it from: a key of this process (its sessions are
+  // this process's too).
+  if (access.page !== undefined && access.clients.length === 0) formKey.update("\0").update(randomBytes(32));
+  const oauth = access.oauth;
   return {
     identify: (token) => {
       const client = identify(token);
       return client === undefined ? undefined : { name: client.name, scope: client.scope, admin: client.admin };
     },
     signIn: access.clients.length > 0,
+    ...(oauth === undefined
+      ? {}
+      : {
+          // A refusal is logged once, by the page, with its reason.
+          authenticate: (token: string) => oauth.authenticate(token),
+        }),
+    ...(access.page === undefined ? {} : { provider: access.page }),
     anonymous: access.anonymous,
     ...(access.anonymousScope === undefined ? {} : { anonymousScope: access.anonymousScope }),
     // An issuer makes the server private like clients do: its health view then needs an admin.

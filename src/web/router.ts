@@ -5,9 +5,10 @@
 // the same 404 as what does not exist.
 import express, { type NextFunction, type Request, type Response, type Router } from "express";
 import { compareCodeUnits, formatSkillMdUri, formatSkillUri, MANIFEST_FILE, parseSkillUri, SKILL_FILE } from "../address/index.js";
-import type { ConfigError, ScopeSpec } from "../config/index.js";
+import type { Ceiling, ConfigError, ScopeSpec } from "../config/index.js";
 import { buildHealth } from "../health/index.js";
 import type { ShelfAccess } from "../mcp/index.js";
+import type { Authenticated, PageClient, PendingSignIn } from "../oauth/index.js";
 import {
   findSkillBySkillMd,
   type LibraryView,
@@ -27,14 +28,29 @@ import { healthRows, renderHealth } from "./health-view.js";
 import { escapeHtml, href, html, type Html } from "./html.js";
 import { type Crumb, type Frame, pageOf, renderPage, renderPager } from "./layout.js";
 import { renderMarkdown } from "./markdown.js";
-import { CsrfTokens, CSRF_FIELD, DOWNLOAD_POLICY, overTls, securityHeaders, setCookie, TOKEN_COOKIE, cookiesOf } from "./security.js";
+import {
+  CsrfTokens,
+  CSRF_FIELD,
+  DOWNLOAD_POLICY,
+  overTls,
+  PENDING_COOKIE,
+  securityHeaders,
+  SESSION_COOKIE,
+  setCookie,
+  TOKEN_COOKIE,
+  cookiesOf,
+} from "./security.js";
+import { ExpiringStore } from "./sessions.js";
 import { STYLESHEET } from "./style.js";
 
 /** Who may sign in, as the layer above knows it. */
 export interface WebViewer {
   readonly name: string;
-  readonly scope: ScopeSpec;
+  /** A client's scope, or the union a signed-in user's matching rules grant. */
+  readonly scope: Ceiling;
   readonly admin: boolean;
+  /** Signed in with the provider (so a client connects by signing in too, never with a pasted token). */
+  readonly signedIn?: boolean;
 }
 
 export interface WebAccess {
@@ -42,6 +58,10 @@ export interface WebAccess {
   identify(token: string): WebViewer | undefined;
   /** Clients are declared: the page offers a sign-in form. */
   readonly signIn: boolean;
+  /** A token no static client holds (an `Authorization: Bearer` header), checked by the issuer as on /mcp. */
+  readonly authenticate?: (token: string) => Promise<Authenticated>;
+  /** Signing in with the provider (`oauth.page`): the authorization code flow with PKCE. */
+  readonly provider?: PageClient;
   /** Visitors without a token may see the shelf (under `anonymousScope` when given). */
   readonly anonymous: boolean;
   readonly anonymousScope?: ScopeSpec;
@@ -65,6 +85,11 @@ export interface WebDeps {
 export const PAGE_ROWS = 100;
 /** A listed description is cut to this many characters. */
 const DESCRIPTION_CHARS = 160;
+/** Browsers signed in with the provider at once, and sign-ins under way, that the page keeps track of. */
+const MAX_SESSIONS = 10_000;
+const MAX_PENDING = 10_000;
+/** A sign-in must come back from the provider within this time. */
+const PENDING_MS = 10 * 60_000;
 /** SKILL.md text rendered on its page; a longer one is cut and its whole text is a download away. */
 const MARKDOWN_CHARS = 60_000;
 const RENDERED_BYTES = 120_000;
@@ -82,7 +107,13 @@ interface Visit {
   readonly frame: Frame;
 }
 
-type Identified = { readonly ok: true; readonly viewer: WebViewer | null } | { readonly ok: false };
+type Identified = { readonly ok: true; readonly viewer: WebViewer | null } | { readonly ok: false; readonly reason: string };
+
+/** A browser signed in with the provider, as the server keeps it: the access token never leaves the server. */
+interface PageSession {
+  readonly accessToken: string;
+  readonly displayName: string;
+}
 
 export function createWebRouter(deps: WebDeps): Router {
   const router = express.Router();
@@ -90,6 +121,40 @@ export function createWebRouter(deps: WebDeps): Router {
   const refused = (req: Request, status: number, reason: string): void =>
     deps.onRefused?.(reason, { status, method: req.method, path: req.path });
   const forms = express.urlencoded({ extended: false, limit: "8kb", parameterLimit: 10 });
+  const sessions = new ExpiringStore<PageSession>(MAX_SESSIONS);
+  const pending = new ExpiringStore<PendingSignIn>(MAX_PENDING);
+  const provider = deps.access.provider;
+  const offersSignIn = deps.access.signIn || provider !== undefined;
+
+  /** An `Authorization: Bearer` header wins (a script or a proxy), then the provider's session, then the token
+   *  cookie. A stale session or token cookie is no viewer (and is cleared by the caller). */
+  const identify = async (req: Request): Promise<Identified> => {
+    const access = deps.access;
+    const header = req.headers.authorization;
+    if (header !== undefined) {
+      const token = /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(header)?.[1];
+      if (token === undefined) return { ok: false, reason: "the Authorization header is not Bearer <token>" };
+      const client = access.identify(token);
+      if (client !== undefined) return { ok: true, viewer: client };
+      if (access.authenticate === undefined) return { ok: false, reason: "the bearer token is not valid" };
+      const checked = await access.authenticate(token);
+      return checked.ok
+        ? { ok: true, viewer: { ...checked.identity, signedIn: true } }
+        : { ok: false, reason: checked.refusal.description };
+    }
+    const cookies = cookiesOf(req);
+    const session = provider === undefined ? undefined : sessions.get(cookies[SESSION_COOKIE]);
+    if (session !== undefined && provider !== undefined) {
+      // Checked again on every view, exactly as /mcp checks every request (the identity is remembered per token).
+      const checked = await provider.check(session.accessToken);
+      if (checked.ok) return { ok: true, viewer: { ...checked.identity, name: session.displayName, signedIn: true } };
+      sessions.delete(cookies[SESSION_COOKIE]);
+      refused(req, checked.refusal.status, `a signed-in session's token was refused: ${checked.refusal.description}`);
+      return { ok: true, viewer: null };
+    }
+    const token = access.signIn ? cookies[TOKEN_COOKIE] : undefined;
+    return { ok: true, viewer: token === undefined || token === "" ? null : (access.identify(token) ?? null) };
+  };
 
   router.get("/assets/style.css", (_req, res) => {
     res.set({ "X-Content-Type-Options": "nosniff", "Cache-Control": "public, max-age=3600" }).type("text/css").send(STYLESHEET);
@@ -101,15 +166,20 @@ export function createWebRouter(deps: WebDeps): Router {
   });
 
   const start = (req: Request, res: Response, next: NextFunction): void => {
-    const identified = identify(req, deps.access);
+    identify(req).then((identified) => begin(req, res, next, identified), next);
+  };
+  const begin = (req: Request, res: Response, next: NextFunction, identified: Identified): void => {
     if (!identified.ok) {
-      // A bearer header no client holds: refused as on every other route. A stale cookie is dropped instead.
-      refused(req, 401, "the bearer token is not valid");
+      // A bearer header no client holds and the issuer refuses: refused as on every other route. A stale cookie is
+      // dropped instead.
+      refused(req, 401, identified.reason);
       res.status(401).set("WWW-Authenticate", 'Bearer error="invalid_token"').type("text/plain").send("the bearer token is not valid");
       return;
     }
     const viewer = identified.viewer;
-    if (viewer === null && cookiesOf(req)[TOKEN_COOKIE] !== undefined) setCookie(req, res, TOKEN_COOKIE, { value: "", maxAge: 0 });
+    const cookies = cookiesOf(req);
+    if (viewer === null && cookies[TOKEN_COOKIE] !== undefined) setCookie(req, res, TOKEN_COOKIE, { value: "", maxAge: 0 });
+    if (viewer === null && cookies[SESSION_COOKIE] !== undefined) clearSession(req, res);
     const shelf = deps.shelf.current;
     const ceiling = viewer?.scope ?? deps.access.anonymousScope ?? null;
     const on = viewer === null && !deps.access.anonymous ? NOTHING : scopeOn(ceiling, {});
@@ -121,7 +191,7 @@ export function createWebRouter(deps: WebDeps): Router {
       view: viewOf(shelf, on(shelf)),
       frame: {
         viewer: viewer?.name ?? null,
-        signIn: deps.access.signIn,
+        signIn: offersSignIn,
         admin: deps.access.openHealth || viewer?.admin === true,
         csrf: csrf.formToken(req, res),
         version: deps.version,
@@ -130,7 +200,7 @@ export function createWebRouter(deps: WebDeps): Router {
     };
     res.locals["visit"] = visit;
     if (viewer === null && !deps.access.anonymous && !req.path.startsWith("/signin")) {
-      sendSignIn(res, visit, 401, "This server shows its skills to signed-in clients only.");
+      sendSignIn(res, visit, 401, "This server shows its skills to signed-in clients only.", deps.access);
       return;
     }
     next();
@@ -148,8 +218,8 @@ export function createWebRouter(deps: WebDeps): Router {
 
   router.get("/signin", securityHeaders, start, (_req, res) => {
     const visit = visitOf(res);
-    if (!deps.access.signIn) return notFound(res, visit);
-    sendSignIn(res, visit, 200, null);
+    if (!offersSignIn) return notFound(res, visit);
+    sendSignIn(res, visit, 200, null, deps.access);
   });
   router.post("/signin", securityHeaders, start, forms, (req, res) => {
     const visit = visitOf(res);
@@ -163,11 +233,68 @@ export function createWebRouter(deps: WebDeps): Router {
     const viewer = token === "" ? undefined : deps.access.identify(token);
     if (viewer === undefined) {
       refused(req, 401, "sign-in with a token no client holds");
-      return sendSignIn(res, visit, 401, "That token is not valid. Paste the token your operator gave you.");
+      return sendSignIn(res, visit, 401, "That token is not valid. Paste the token your operator gave you.", deps.access);
     }
+    clearSession(req, res);
     setCookie(req, res, TOKEN_COOKIE, { value: token });
     res.redirect(303, "/");
   });
+
+  // Signing in with the provider: a link sends the browser here, and here to the provider with a fresh state, nonce
+  // and PKCE verifier, kept on the server under the id of a cookie that only the callback path sees. SameSite=Lax:
+  // the provider's redirect back is a top-level navigation from another site, which a Strict cookie would miss.
+  router.get("/signin/oidc", securityHeaders, start, (req, res, next) => {
+    const visit = visitOf(res);
+    if (provider === undefined) return notFound(res, visit);
+    provider.begin().then((started) => {
+      if (!started.ok) {
+        refused(req, 503, `sign-in with the provider: ${started.reason}`);
+        return sendSignInFailed(res, visit, 503, "The sign-in provider cannot be reached right now. Try again in a minute.");
+      }
+      const id = pending.add(started.pending, Date.now() + PENDING_MS);
+      setCookie(req, res, PENDING_COOKIE, { value: id, sameSite: "lax", path: "/signin/oidc", maxAge: PENDING_MS / 1000 });
+      res.redirect(303, started.url);
+    }, next);
+  });
+  router.get("/signin/oidc/callback", securityHeaders, start, (req, res, next) => {
+    const visit = visitOf(res);
+    if (provider === undefined) return notFound(res, visit);
+    const started = pending.take(cookiesOf(req)[PENDING_COOKIE]);
+    setCookie(req, res, PENDING_COOKIE, { value: "", sameSite: "lax", path: "/signin/oidc", maxAge: 0 });
+    if (started === undefined) {
+      refused(req, 400, "sign-in with the provider: no sign-in of this browser is under way (not started here, used, or expired)");
+      return sendSignInFailed(
+        res,
+        visit,
+        400,
+        "This sign-in was not started in this browser, was already used, or took longer than 10 minutes.",
+      );
+    }
+    const query = new URL(req.originalUrl, "http://page.invalid").search;
+    provider.complete(new URL(`http://page.invalid/${query}`), started).then((result) => {
+      if (!result.ok) {
+        const status = result.refusal?.status ?? (result.unavailable === true ? 503 : 401);
+        refused(req, status, `sign-in with the provider: ${result.reason}`);
+        return sendSignInFailed(res, visit, status, `The sign-in did not succeed: ${result.reason}.`);
+      }
+      const expiresAt = (result.identity.signedIn?.expiresAt ?? 0) * 1000;
+      // A new id at every sign-in: an id a browser held before never becomes a signed-in one.
+      sessions.delete(cookiesOf(req)[SESSION_COOKIE]);
+      const id = sessions.add({ accessToken: result.accessToken, displayName: result.displayName }, expiresAt);
+      const maxAge = Math.max(0, Math.floor((expiresAt - Date.now()) / 1000));
+      setCookie(req, res, SESSION_COOKIE, { value: id, sameSite: "lax", maxAge });
+      if (cookiesOf(req)[TOKEN_COOKIE] !== undefined) setCookie(req, res, TOKEN_COOKIE, { value: "", maxAge: 0 });
+      res.redirect(303, "/");
+    }, next);
+  });
+
+  /** Drop this browser's provider session, on the server and in the browser. */
+  const clearSession = (req: Request, res: Response): void => {
+    const id = cookiesOf(req)[SESSION_COOKIE];
+    if (id === undefined) return;
+    sessions.delete(id);
+    setCookie(req, res, SESSION_COOKIE, { value: "", sameSite: "lax", maxAge: 0 });
+  };
   router.post("/signout", securityHeaders, start, forms, (req, res) => {
     const visit = visitOf(res);
     const body = (req.body ?? {}) as Record<string, unknown>;
@@ -176,6 +303,7 @@ export function createWebRouter(deps: WebDeps): Router {
       return sendFormRefused(res, visit);
     }
     setCookie(req, res, TOKEN_COOKIE, { value: "", maxAge: 0 });
+    clearSession(req, res);
     res.redirect(303, "/");
   });
   return router;
@@ -186,18 +314,6 @@ const NOTHING: ScopeOn = () => NO_SCOPE;
 
 function visitOf(res: Response): Visit {
   return res.locals["visit"] as Visit;
-}
-
-/** An `Authorization: Bearer` header wins (a script or a proxy), else the sign-in cookie. */
-function identify(req: Request, access: WebAccess): Identified {
-  const header = req.headers.authorization;
-  if (header !== undefined) {
-    const match = /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(header);
-    const viewer = match === null ? undefined : access.identify(match[1] as string);
-    return viewer === undefined ? { ok: false } : { ok: true, viewer };
-  }
-  const token = access.signIn ? cookiesOf(req)[TOKEN_COOKIE] : undefined;
-  return { ok: true, viewer: token === undefined || token === "" ? null : (access.identify(token) ?? null) };
 }
 
 function send(res: Response, status: number, visit: Visit, title: string, crumbs: readonly Crumb[], body: Html): void {
@@ -243,21 +359,46 @@ function sendFormRefused(res: Response, visit: Visit): void {
   );
 }
 
-function sendSignIn(res: Response, visit: Visit, status: number, message: string | null): void {
+function sendSignIn(res: Response, visit: Visit, status: number, message: string | null, access: WebAccess): void {
   if (status === 401) res.set("WWW-Authenticate", "Bearer");
+  const provider = access.provider;
+  const withProvider =
+    provider === undefined
+      ? ""
+      : html`<p>
+            Sign in with your account at ${provider.providerName} to see what your groups may see. This browser then holds only a random
+            session id, in a cookie no page script can read; your token stays on this server until it expires or you sign out.
+          </p>
+          <p><a class="button" href="/signin/oidc">Sign in with ${provider.providerName}</a></p>`;
+  const withToken = !access.signIn
+    ? ""
+    : html`${provider === undefined ? "" : html`<h2>With a client token</h2>`}
+        <p>
+          Sign in with the token of your client to see what it may see. The token is kept in a cookie of this browser that no page script
+          can read, until you sign out or close the browser.
+        </p>
+        <form class="signin" method="post" action="/signin">
+          <input type="hidden" name="${CSRF_FIELD}" value="${visit.frame.csrf}" />
+          <label for="token">Token</label>
+          <input type="password" id="token" name="token" autocomplete="off" required />
+          <p><button type="submit">Sign in</button></p>
+        </form>`;
   const body = html`<h1>Sign in</h1>
-    ${message === null ? "" : html`<p class="note" role="alert">${message}</p>`}
-    <p>
-      Sign in with the token of your client to see what it may see. The token is kept in a cookie of this browser that no page script can
-      read, until you sign out or close the browser.
-    </p>
-    <form class="signin" method="post" action="/signin">
-      <input type="hidden" name="${CSRF_FIELD}" value="${visit.frame.csrf}" />
-      <label for="token">Token</label>
-      <input type="password" id="token" name="token" autocomplete="off" required />
-      <p><button type="submit">Sign in</button></p>
-    </form>`;
+    ${message === null ? "" : html`<p class="note" role="alert">${message}</p>`} ${withProvider} ${withToken}`;
   send(res, status, visit, "Sign in", [], body);
+}
+
+function sendSignInFailed(res: Response, visit: Visit, status: number, message: string): void {
+  send(
+    res,
+    status,
+    visit,
+    "Sign-in failed",
+    [],
+    html`<h1>Sign-in failed</h1>
+      <p role="alert">${message}</p>
+      <p><a href="/signin">Sign in again</a></p>`,
+  );
 }
 
 function oneLine(text: string): string {
@@ -599,8 +740,18 @@ async function search(req: Request, res: Response, visit: Visit, deps: WebDeps):
   );
 }
 
-function describeScope(scope: ScopeSpec | null): string {
-  if (scope === null) return "the whole shelf";
+function describeScope(ceiling: Ceiling | null): string {
+  if (ceiling === null) return "the whole shelf";
+  if ("anyOf" in ceiling) {
+    if (ceiling.anyOf.length === 0) return "nothing";
+    return ceiling.anyOf.some((scope) => describeSpec(scope) === "the whole shelf")
+      ? "the whole shelf"
+      : ceiling.anyOf.map(describeSpec).join("; and ");
+  }
+  return describeSpec(ceiling);
+}
+
+function describeSpec(scope: ScopeSpec): string {
   const parts = [
     ...(scope.library === undefined ? [] : [`library ${scope.library}`]),
     ...(scope.categories === undefined || scope.categories.length === 0 ? [] : [`categories ${scope.categories.join(" or ")}`]),
@@ -616,7 +767,9 @@ function connect(req: Request, res: Response, visit: Visit, access: WebAccess): 
   const url = new URL("/mcp", `${overTls(req) ? "https" : "http"}://${req.get("host") ?? "localhost"}`);
   if (asked !== "") url.searchParams.set("library", asked);
   const signedIn = visit.viewer !== null;
-  const entries = connectEntries(url.href, signedIn).map(
+  // A user signed in with the provider connects by signing in again from the client: no token to paste.
+  const withProvider = visit.viewer?.signedIn === true;
+  const entries = connectEntries(url.href, signedIn && !withProvider).map(
     (entry) =>
       html`<section aria-labelledby="${`c-${entry.client.replace(/\W+/g, "-")}`}">
         <h2 id="${`c-${entry.client.replace(/\W+/g, "-")}`}">${entry.client}</h2>
@@ -630,11 +783,15 @@ function connect(req: Request, res: Response, visit: Visit, access: WebAccess): 
     <p>
       This server's MCP endpoint is <code>${url.href}</code>.
       ${
-        signedIn
-          ? html`You are signed in as <strong>${visit.viewer?.name ?? ""}</strong>, whose ceiling is ${describeScope(ceiling)}; the entries
-              send your token, read from the environment variable <code>SKILLSHELF_TOKEN</code> (VS Code asks for it once).`
-          : html`You are not signed in, so the entries send no token and see
-            ${describeScope(ceiling)}${visit.frame.signIn ? html`; <a href="/signin">sign in</a> for your client's entries` : ""}.`
+        withProvider
+          ? html`You are signed in as <strong>${visit.viewer?.name ?? ""}</strong>, whose ceiling is ${describeScope(ceiling)}. The entries
+              send no token: your client meets this server's sign-in challenge and opens the browser to sign you in with the same provider,
+              and then sees what you see here.`
+          : signedIn
+            ? html`You are signed in as <strong>${visit.viewer?.name ?? ""}</strong>, whose ceiling is ${describeScope(ceiling)}; the
+                entries send your token, read from the environment variable <code>SKILLSHELF_TOKEN</code> (VS Code asks for it once).`
+            : html`You are not signed in, so the entries send no token and see
+              ${describeScope(ceiling)}${visit.frame.signIn ? html`; <a href="/signin">sign in</a> for your client's entries` : ""}.`
       }
     </p>
     <form method="get" action="/connect">

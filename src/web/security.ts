@@ -13,6 +13,10 @@ export const CONTENT_SECURITY_POLICY =
 export const DOWNLOAD_POLICY = `${CONTENT_SECURITY_POLICY}; sandbox`;
 
 export const TOKEN_COOKIE = "skillshelf_token";
+/** A browser signed in with the provider: the id of its session on the server. */
+export const SESSION_COOKIE = "skillshelf_session";
+/** A sign-in with the provider under way: the id of what the callback needs (state, nonce, PKCE verifier). */
+export const PENDING_COOKIE = "skillshelf_signin";
 export const CSRF_COOKIE = "skillshelf_csrf";
 export const CSRF_FIELD = "csrf";
 
@@ -40,6 +44,10 @@ interface CookieOptions {
   readonly value: string;
   /** 0 deletes the cookie; absent, it lasts as long as the browser session. */
   readonly maxAge?: number;
+  /** `lax` for the cookies the provider's redirect back to this server must carry; else `strict`. */
+  readonly sameSite?: "strict" | "lax";
+  /** Absent: the whole site. */
+  readonly path?: string;
 }
 
 /** The request reached us over TLS, or through a proxy that says it did (`X-Forwarded-Proto: https`). Trusting the
@@ -50,7 +58,8 @@ export function overTls(req: Request): boolean {
   return req.secure || first === "https";
 }
 
-/** HttpOnly, SameSite=Strict, for the whole site; Secure when the request came over TLS. */
+/** HttpOnly, SameSite=Strict (unless told Lax), for the whole site (unless told a path); Secure when the request
+ *  came over TLS. */
 export function setCookie(req: Request, res: Response, name: string, options: CookieOptions): void {
   res.append(
     "Set-Cookie",
@@ -58,8 +67,8 @@ export function setCookie(req: Request, res: Response, name: string, options: Co
       name,
       value: options.value,
       httpOnly: true,
-      sameSite: "strict",
-      path: "/",
+      sameSite: options.sameSite ?? "strict",
+      path: options.path ?? "/",
       secure: overTls(req),
       ...(options.maxAge === undefined ? {} : { maxAge: options.maxAge }),
     }),

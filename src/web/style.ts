@@ -14,7 +14,8 @@ header.site .brand{font-weight:700;text-decoration:none;color:var(--ink);font-si
 nav.main ul{display:flex;gap:1rem;list-style:none;margin:0;padding:0}
 form.search{display:flex;gap:.4rem;margin-left:auto}
 input[type=search],input[type=password],select{font:inherit;padding:.3rem .5rem;border:1px solid var(--muted);border-radius:4px;background:var(--bg);color:var(--ink)}
-button{font:inherit;padding:.3rem .8rem;border:1px solid var(--link);border-radius:4px;background:var(--link);color:#fff;cursor:pointer}
+button,a.button{font:inherit;padding:.3rem .8rem;border:1px solid var(--link);border-radius:4px;background:var(--link);color:#fff;cursor:pointer}
+a.button{display:inline-block;text-decoration:none}
 button.plain{background:var(--bg);color:var(--link)}
 .viewer{display:flex;gap:.5rem;align-items:center;color:var(--muted)}
 .viewer form{margin:0}

@@ -78,6 +78,20 @@ test("defaults: every asymmetric algorithm, 30 s of skew, no scopes, no rules; t
   expect(closed.ok).toBe(true);
 });
 
+test("the page's client: its callback defaults to the page's route at the resource's origin; a proxy's origin may be given", () => {
+  const byDefault = parse(ISSUER, RESOURCE, "  page: {clientId: skillshelf-page, clientSecret: {env: SKILLSHELF_PAGE_SECRET}}");
+  expect(byDefault.ok && byDefault.config.oauth?.page).toEqual({
+    clientId: "skillshelf-page",
+    clientSecret: { env: "SKILLSHELF_PAGE_SECRET" },
+    redirect: "https://skills.example.com/signin/oidc/callback",
+  });
+  const given = parse(ISSUER, RESOURCE, "  page: {clientId: skillshelf-page, redirect: 'https://people.example.com/signin/oidc/callback'}");
+  expect(given.ok && given.config.oauth?.page).toEqual({
+    clientId: "skillshelf-page",
+    redirect: "https://people.example.com/signin/oidc/callback",
+  });
+});
+
 const rows: { name: string; lines: string[]; errors: Omit<ConfigError, "file">[] }[] = [
   {
     name: "missing resource",
@@ -91,7 +105,7 @@ const rows: { name: string; lines: string[]; errors: Omit<ConfigError, "file">[]
       {
         path: "/oauth/audience",
         line: 6,
-        rule: "unknown key 'audience'; the keys here are: issuer, resource, audiences, algorithms, clockSkew, scopes, introspection, rules, default",
+        rule: "unknown key 'audience'; the keys here are: issuer, resource, audiences, algorithms, clockSkew, scopes, introspection, page, rules, default",
       },
     ],
   },
@@ -127,6 +141,36 @@ const rows: { name: string; lines: string[]; errors: Omit<ConfigError, "file">[]
     name: "a clock skew beyond 5 minutes",
     lines: [ISSUER, RESOURCE, "  clockSkew: 10m"],
     errors: [{ path: "/oauth/clockSkew", line: 6, rule: "must be at most 5m: a longer leeway accepts tokens long expired" }],
+  },
+  {
+    name: "a page client without its id, its secret written in the file",
+    lines: [ISSUER, RESOURCE, "  page:", "    clientSecret: hunter2"],
+    errors: [
+      { path: "/oauth/page", line: 6, rule: "missing required key 'clientId'" },
+      { path: "/oauth/page/clientSecret", line: 7, rule: SECRET_RULE },
+    ],
+  },
+  {
+    name: "a page redirect off loopback over http, and one on another route",
+    lines: [ISSUER, RESOURCE, "  page: {clientId: page, redirect: 'http://skills.example.com/signin/oidc/callback'}"],
+    errors: [
+      {
+        path: "/oauth/page/redirect",
+        line: 6,
+        rule: "the redirect must be an https:// URL (http:// only on localhost, 127.0.0.1 or [::1])",
+      },
+    ],
+  },
+  {
+    name: "a page redirect to another route than the page's callback",
+    lines: [ISSUER, RESOURCE, "  page:", "    clientId: page", "    redirect: https://skills.example.com/callback"],
+    errors: [
+      {
+        path: "/oauth/page/redirect",
+        line: 8,
+        rule: "the redirect's path must be /signin/oidc/callback, the page's route that receives the provider's answer",
+      },
+    ],
   },
   {
     name: "an introspection secret written in the file",

@@ -1,7 +1,8 @@
 // The built CLI with an `oauth:` section, behind what would be a TLS proxy: its public resource URL differs from
 // the loopback address it listens on. It reads the provider's keys at startup, sends a client without a token to
 // the resource metadata, serves a signed-in user their groups' ceiling, logs refusals at debug with who the token
-// claims to be and never the token, and refuses to start when the introspection secret's variable is unset.
+// claims to be and never the token, and refuses to start when the introspection or the page client secret's
+// variable is unset.
 import { writeFileSync } from "node:fs";
 import path from "node:path";
 import { SignJWT } from "jose";
@@ -127,4 +128,14 @@ test("an unset introspection secret stops the start with exit 2, naming the vari
   expect(result.stderr).toContain(
     "oauth.introspection: the environment variable SS_TEST_UNSET_INTROSPECTION_SECRET that holds its client secret is not set",
   );
+});
+
+test("an unset page client secret stops the start with exit 2, naming the variable", async () => {
+  const dir = tempDir("skillshelf-oauth-cli-");
+  const config = writeConfig(dir, "https://login.example.com", [
+    "  page: {clientId: skillshelf-page, clientSecret: {env: SS_TEST_UNSET_PAGE_SECRET}}",
+  ]);
+  const result = await runCli(["serve", "--config", config, "--port", "0", "--cache-dir", path.join(dir, "cache")]);
+  expect(result.code).toBe(2);
+  expect(result.stderr).toContain("oauth.page: the environment variable SS_TEST_UNSET_PAGE_SECRET that holds its client secret is not set");
 });

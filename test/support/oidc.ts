@@ -7,7 +7,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import makeFetchCookie from "fetch-cookie";
 import { exportJWK, generateKeyPair, type JWK } from "jose";
-import Provider from "oidc-provider";
+import Provider, { type ClientMetadata } from "oidc-provider";
 
 export interface TestUser {
   readonly groups: readonly string[];
@@ -40,8 +40,9 @@ export interface OpenIdProvider {
   readonly hits: Map<string, number>;
   /** An access token for `user` minted for `resource` through the authorization code flow with PKCE. */
   signIn(user: string, resource: string): Promise<string>;
-  /** Follow an authorization URL through the login and consent pages as `user`; answers the callback URL. */
-  authorize(authorizationUrl: URL, user: string): Promise<URL>;
+  /** Follow an authorization URL through the login and consent pages as `user`; answers the callback URL. A
+   *  `browser` (a fetch with a cookie jar) and the `callback` it stops at may be given. */
+  authorize(authorizationUrl: URL, user: string, options?: AuthorizeOptions): Promise<URL>;
   /** Restart with `keys` (the first signs) on the same port. */
   rotate(keys: readonly SigningKey[]): Promise<void>;
   /** Stop answering (the port closes). */
@@ -50,8 +51,19 @@ export interface OpenIdProvider {
   restart(): Promise<void>;
 }
 
+export interface AuthorizeOptions {
+  readonly browser?: typeof fetch;
+  /** Default: CALLBACK_URL. */
+  readonly callback?: string;
+}
+
+/** A confidential web client, as the page for people registers with a provider. */
+export const PAGE_CLIENT = { id: "skillshelf-page", secret: "page-secret-71c0a4d9e2" } as const;
+
 export interface ProviderOptions {
   readonly users: Readonly<Record<string, TestUser>>;
+  /** Clients registered besides the public and the introspection client. */
+  readonly clients?: readonly ClientMetadata[];
   /** Resources for which access tokens are opaque (checked by introspection); read at each token. */
   readonly opaqueFor?: ReadonlySet<string>;
 }
@@ -93,8 +105,9 @@ export async function startProvider(options: ProviderOptions): Promise<OpenIdPro
     });
   };
 
-  const authorize = async (authorizationUrl: URL, user: string): Promise<URL> => {
-    const browser = makeFetchCookie(fetch);
+  const authorize = async (authorizationUrl: URL, user: string, options: AuthorizeOptions = {}): Promise<URL> => {
+    const browser = options.browser ?? makeFetchCookie(fetch);
+    const callback = options.callback ?? CALLBACK_URL;
     let url = authorizationUrl.href;
     let init: RequestInit = { redirect: "manual" };
     for (let hop = 0; hop < 20; hop++) {
@@ -103,7 +116,7 @@ export async function startProvider(options: ProviderOptions): Promise<OpenIdPro
       if (location !== null) {
         await response.body?.cancel();
         const next = new URL(location, url);
-        if (next.href.startsWith(CALLBACK_URL)) return next;
+        if (next.href.startsWith(callback)) return next;
         url = next.href;
         init = { redirect: "manual" };
         continue;
@@ -205,6 +218,7 @@ function buildProvider(issuer: string, keys: readonly SigningKey[], options: Pro
         grant_types: [],
         response_types: [],
       },
+      ...(options.clients ?? []),
     ],
     jwks: { keys: keys.map((key) => key.jwk) as never },
     cookies: { keys: ["oidc-test-cookie-key"] },

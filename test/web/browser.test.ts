@@ -2,36 +2,14 @@
 // app on loopback. A person browses libraries to a skill, searches and opens a result, signs in and sees exactly
 // their client's ceiling, an admin finds the skipped skill in the health view, a hostile skill runs nothing, and
 // axe-core finds no serious or critical accessibility violation on any page.
-import { existsSync, readFileSync } from "node:fs";
-import { createRequire } from "node:module";
+import { existsSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
+import { seriousViolations } from "./axe.js";
 import { serveWeb, TOKENS, writeWebShelf, type Served } from "./fixture.js";
 
 /** Debian's `chromium` package (installed by .ci/run when missing). */
 const CHROMIUM = "/usr/bin/chromium";
-const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
-
-interface AxeViolation {
-  readonly id: string;
-  readonly impact: string | null;
-  readonly help: string;
-  readonly nodes: readonly { readonly target: readonly string[] }[];
-}
-
-/** axe-core is evaluated through the DevTools protocol, which the page's Content-Security-Policy does not govern:
- *  the policy stays exactly as served (no script tag is added and CSP is not bypassed). */
-async function seriousViolations(page: Page): Promise<string[]> {
-  await page.evaluate(AXE_SOURCE);
-  const violations = await page.evaluate(async () => {
-    const axe = (globalThis as unknown as { axe: { run: (context: unknown) => Promise<{ violations: AxeViolation[] }> } }).axe;
-    return (await axe.run(document)).violations;
-  });
-  return violations
-    .filter((v) => v.impact === "serious" || v.impact === "critical")
-    .map((v) => `${v.id} (${v.impact}): ${v.help} at ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
-}
-
 describe("the page in headless Chromium", () => {
   let served: Served;
   let browser: Browser;
