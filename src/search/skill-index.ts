@@ -203,7 +203,7 @@ export class SkillIndex {
    *  A first pass only counts, for each (query word, field, indexed word) it matches, how many documents hold it;
    *  from that count follows the most such a match can add to a score (`maxContribution`). The rare matches
    *  (in at most RARE_SHARE of the documents) are scored over every document; of the documents they find, the
-   *  best CANDIDATES are then scored in full. A document none of the scored matches found can score at most the
+   *  best CANDIDATES are then scored in full, and then every one whose bound still reaches the top. A document none of the scored matches found can score at most the
    *  sum of the other matches' bounds times the number of query words; one found but not scored in full, at most
    *  its partial score plus that sum, times the number of query words. When the `limit`-th best full score is
    *  above both, no other document can enter the top; otherwise more candidates are scored, or the commonest
@@ -250,7 +250,8 @@ export class SkillIndex {
         .sort((a, b) => b.raw - a.raw);
       const restBound = rest.reduce((sum, pair) => sum + pair.bound, 0);
       const outside = restBound * new Set(rest.map((pair) => words[pair.position])).size;
-      for (let candidates = Math.max(CANDIDATES, limit); ; candidates *= 4) {
+      let candidates = Math.max(CANDIDATES, limit);
+      for (;;) {
         const chosen = new Set(partial.slice(0, candidates).map((entry) => entry.id));
         const results = this.score(words, (id: string) => (chosen.has(id) ? 1 : 0));
         const threshold = results.length >= limit ? (results[limit - 1] as SearchResult).score : -1;
@@ -258,6 +259,11 @@ export class SkillIndex {
         const unscored = cut === undefined ? -1 : (cut.raw + restBound) * distinctWords;
         if (threshold > outside && threshold > unscored) return results.slice(0, limit);
         if (threshold <= outside || cut === undefined) break;
+        // Only the documents whose bound reaches the threshold can still enter the top: score them all at once.
+        const reach = threshold / distinctWords - restBound;
+        let more = candidates + 1;
+        while (more < partial.length && (partial[more] as { raw: number }).raw >= reach) more++;
+        candidates = more;
       }
       let left = restBound;
       const next = new Set(scored);
