@@ -203,11 +203,12 @@ export class SkillIndex {
    *  A first pass only counts, for each (query word, field, indexed word) it matches, how many documents hold it;
    *  from that count follows the most such a match can add to a score (`maxContribution`). The rare matches
    *  (in at most RARE_SHARE of the documents) are scored over every document; of the documents they find, the
-   *  best CANDIDATES are then scored in full, and then every one whose bound still reaches the top. A document none of the scored matches found can score at most the
+   *  best CANDIDATES are then scored in full. A document none of the scored matches found can score at most the
    *  sum of the other matches' bounds times the number of query words; one found but not scored in full, at most
    *  its partial score plus that sum, times the number of query words. When the `limit`-th best full score is
-   *  above both, no other document can enter the top; otherwise more candidates are scored, or the commonest
-   *  matches with the highest bounds join the scored ones (at worst: every match, as `exhaustive`). */
+   *  above both, no other document can enter the top; otherwise every document whose bound still reaches that
+   *  score is scored too, or, when the first bound is the one reached, the commonest matches with the highest
+   *  bounds join the scored ones (at worst: every match, as `exhaustive`). */
   private topResults(words: readonly string[], limit: number, inLibrary: ((id: string) => boolean) | null): SearchResult[] {
     if (words.length === 0) return [];
     const pairs: Pair[] = [];
