@@ -1,5 +1,17 @@
 // Ranked search over the skills a scope sees: the index (built per scope, brought up to each shelf
 // incrementally) and the checked arguments of a search.
-export { SkillIndex, BOOST, type SearchOutcome, type SearchRow } from "./skill-index.js";
+export {
+  SkillIndex,
+  BOOST,
+  BODY_CHARS,
+  CANDIDATES,
+  RARE_SHARE,
+  bodyTerms,
+  folderTerms,
+  maxContribution,
+  queryTerms,
+  type SearchOutcome,
+  type SearchRow,
+} from "./skill-index.js";
 export { skillBody, skillDocument, type SkillDocument } from "./documents.js";
 export { DEFAULT_LIMIT, MAX_LIMIT, MAX_QUERY_LENGTH, parseSearchRequest, type SearchRequest } from "./request.js";

@@ -1,6 +1,18 @@
 // The search room: ranking, prefixes and typos, incremental updates, the library filter, argument checks.
 import { describe, expect, test } from "vitest";
-import { parseSearchRequest, type SearchRequest, SkillIndex, skillBody } from "../../src/search/index.js";
+import {
+  BODY_CHARS,
+  bodyTerms,
+  folderTerms,
+  maxContribution,
+  parseSearchRequest,
+  queryTerms,
+  RARE_SHARE,
+  type SearchRequest,
+  SkillIndex,
+  skillBody,
+  skillDocument,
+} from "../../src/search/index.js";
 import { formatOneLine } from "../../src/address/index.js";
 import type { Skill } from "../../src/shelf/index.js";
 
@@ -135,6 +147,88 @@ describe("SkillIndex", () => {
     const outcome = index.search(ask("latency budget"));
     expect(outcome.ok && outcome.rows.length).toBe(10);
     expect(JSON.stringify(outcome.ok ? outcome.rows : []).length).toBeLessThanOrEqual(2048);
+  });
+});
+
+describe("bounded scoring", () => {
+  // A shelf like the generated bench one: a vocabulary of twelve words, so most words match a large share of the
+  // skills and the scoring must prune; names from two words, so some matches are rare.
+  const VOCABULARY = "deploy cluster trace metric schema release rollback budget latency queue stream window".split(" ");
+  let seed = 11;
+  const next = (n: number): number => {
+    seed = (seed * 1103515245 + 12345) % 2147483648;
+    return Math.floor((seed / 2147483648) * n);
+  };
+  const word = (): string => VOCABULARY[next(VOCABULARY.length)] as string;
+  const sentence = (n: number): string => Array.from({ length: n }, word).join(" ");
+  const skills = Array.from({ length: 400 }, (_, i) =>
+    skill(i % 3 === 0 ? "ops" : "data", `${["ops", "data", "research"][i % 3]}/${word()}-${word()}-${i}`, sentence(4 + next(12)), `b${i}`),
+  );
+  const bodies = new Map(skills.map((s) => [skillDocument(s).id, sentence(30 + next(60))]));
+  const index = new SkillIndex();
+  index.apply(skills, bodies);
+  const queries = ["deploy", "clu", "rollbak", "trace budget", "schema release window", "lat queue deploy", "stream stream", "research"];
+
+  test("the fixture makes most words common: pruning has work to do", () => {
+    const common = VOCABULARY.filter((w) => skills.filter((s) => s.description.split(" ").includes(w)).length > RARE_SHARE * skills.length);
+    expect(common).toEqual(VOCABULARY);
+  });
+
+  test.each(queries)("the rows for %j are exactly those of scoring every match", (query) => {
+    const words = queryTerms(query);
+    for (const limit of [1, 3, 10, 50]) {
+      const rows = index.search(ask(query, { limit }));
+      const expected = index.exhaustive(words, limit).map((r) => ({ uri: r.id as string, score: Math.round(r.score * 100) / 100 }));
+      expect(rows.ok && rows.rows.map(({ uri, score }) => ({ uri, score }))).toEqual(expected);
+      expect(expected.length).toBe(limit);
+    }
+    const inOps = index.search(ask(query, { library: "ops", limit: 5 }));
+    const expectedOps = index
+      .exhaustive(words, 400)
+      .filter((r) => (r.id as string).startsWith("skill://ops/"))
+      .slice(0, 5)
+      .map((r) => r.id);
+    expect(inOps.ok && inOps.rows.map((row) => row.uri)).toEqual(expectedOps);
+  });
+
+  test("a common word is answered from candidates: only the chosen documents are scored in full", () => {
+    const scored: number[] = [];
+    const spied = index as unknown as { score: (words: string[], gate?: (id: string) => number) => unknown };
+    const original = spied.score.bind(index);
+    spied.score = (words, gate) => {
+      scored.push(gate === undefined ? skills.length : skills.filter((s) => gate(skillDocument(s).id) === 1).length);
+      return original(words, gate);
+    };
+    try {
+      expect(index.search(ask("deploy")).ok).toBe(true);
+    } finally {
+      delete (spied as { score?: unknown }).score;
+    }
+    expect(scored).toEqual([40, 56]);
+  });
+
+  test("maxContribution: weight × field boost × BM25 idf × (k + 1 + d)", () => {
+    expect(maxContribution("name", true, 1, 10)).toBeCloseTo(3 * Math.log(1 + 9.5 / 1.5) * 2.7, 12);
+    expect(maxContribution("name", true, 1, 10)).toBeCloseTo(16.1386843, 6);
+    expect(maxContribution("body", false, 9, 10)).toBeCloseTo(0.053437, 6);
+    expect(maxContribution("description", true, 10, 10)).toBeCloseTo(0.2512081, 6);
+  });
+});
+
+describe("what is stored of a skill", () => {
+  test("the body keeps only words its other fields lack, from its first BODY_CHARS characters", () => {
+    const doc = skillDocument(TERRAFORM);
+    expect(bodyTerms(doc, "Run terraform plan -detailed-exitcode and read the diff. Drift: Cloud!")).toBe(
+      "run plan detailed exitcode read diff",
+    );
+    expect(bodyTerms(doc, `${"plan ".repeat(BODY_CHARS / 5)}omega`)).toBe("plan ".repeat(BODY_CHARS / 5).trim());
+    expect(bodyTerms(doc, "")).toBe("");
+  });
+
+  test("the folder keeps the words that are not the skill's name", () => {
+    expect(folderTerms(skillDocument(TERRAFORM))).toBe("infra");
+    expect(folderTerms(skillDocument(PDF))).toBe("");
+    expect(queryTerms("How do I fill PDF-forms?")).toEqual(["fill", "pdf", "forms"]);
   });
 });
 
