@@ -15,7 +15,7 @@ import {
 } from "./config/index.js";
 import { ConfigReloads, ContentCache, ReloadableShelf, type ShelfHolder, ShelfLog, ShelfReader, ShelfService } from "./live/index.js";
 import { createLogger, type Logger, type LogLevel, VERSION } from "./address/index.js";
-import type { Client } from "./http/index.js";
+import type { Access, Client } from "./http/index.js";
 import { PageClient, ResourceServer } from "./oauth/index.js";
 import { buildMcpServer, DEFAULT_VIEW, type RequestView, type ServerDeps, SessionRegistry } from "./mcp/index.js";
 import { compileScope, scopeOn } from "./resolve/index.js";
@@ -114,37 +114,10 @@ async function runServe(command: CommandSpec, values: Values, dirs: readonly str
   }
   const cacheDir = await usableCacheDir(command, values, settings.cacheDir, (message, fields) => log.log("warn", message, fields));
   const metrics = face === undefined ? undefined : new face.ServerMetrics((record) => log.log("debug", "request", { ...record }));
-  const shelfLog = new ShelfLog(log, () => live.holder.current);
-  const onRebuilt = (seconds: number, swapped: boolean): void => {
-    metrics?.observeRebuild(seconds, swapped);
-    shelfLog.rebuilt(seconds, swapped);
-  };
-  // A restart serves the recorded local harvests at once; the live shelf verifies them against the disk next.
-  const live = await ReloadableShelf.start(config, () => new Date(), {
-    ...(cacheDir === undefined ? {} : { cacheDir }),
-    env: process.env,
+  const { live, reloads, contents, deps, close } = await openLiveShelf(config, cacheDir, () => readConfig(command, values, dirs), {
     log,
-    fromRecord: true,
-    onRebuilt,
+    onRebuilt: (seconds, swapped) => metrics?.observeRebuild(seconds, swapped),
   });
-  // The config file is read again on SIGHUP, on POST /reindex and when the file changes (docs/operations.md).
-  const reloads = new ConfigReloads(config, () => readConfig(command, values, dirs), live, log);
-  const onHangup = (): void => void reloads.reload("SIGHUP");
-  process.on("SIGHUP", onHangup);
-  shelfLog.follow(live.holder);
-  const contents = new ContentCache();
-  const deps = {
-    shelf: new ShelfReader(live.holder, contents, live),
-    version: VERSION,
-    ttlMs: config.ttlMs,
-    onWarning: (path: string, message: string) => log.log("warn", message, { path }),
-  };
-
-  const close = async (): Promise<void> => {
-    process.off("SIGHUP", onHangup);
-    reloads.stop();
-    await live.close();
-  };
   if (transport === "stdio") return serveOverStdio(command, values, deps, live.holder, close, log);
 
   const { serveHttp, isLoopback } = face ?? (await import("./http/index.js"));
@@ -160,23 +133,7 @@ async function runServe(command: CommandSpec, values: Values, dirs: readonly str
     allowAnyHost: settings.allowAnyHost,
     ...(metrics === undefined ? {} : { metrics }),
     cacheStats: contents.stats,
-    access: {
-      clients,
-      anonymous: config.anonymous,
-      ...(config.anonymousScope === undefined ? {} : { anonymousScope: config.anonymousScope }),
-      ...(oauth === undefined
-        ? {}
-        : {
-            oauth,
-            ...(page === undefined ? {} : { page }),
-            onTokenRefused: (refusal) =>
-              log.log("debug", `token refused: ${refusal.description}`, {
-                error: refusal.error,
-                subject: refusal.subject ?? null,
-                clientId: refusal.clientId ?? null,
-              }),
-          }),
-    },
+    access: accessOf(config, clients, oauth, page, log),
     // POST /reindex reads the config file again first, like SIGHUP.
     reindex: async () => {
       await reloads.reload("POST /reindex");
@@ -198,6 +155,74 @@ async function runServe(command: CommandSpec, values: Values, dirs: readonly str
   }
   log.log("info", `listening on ${serving.url}`);
   return stopped;
+}
+
+/** The live shelf of a server: a restart serves the recorded local harvests at once and verifies them against the
+ *  disk next; the config file is read again on SIGHUP, on POST /reindex and when the file changes
+ *  (docs/operations.md); `close` undoes all of it. */
+async function openLiveShelf(
+  config: Config,
+  cacheDir: string | undefined,
+  reread: () => Promise<Config>,
+  options: { readonly log: Logger; readonly onRebuilt: (seconds: number, swapped: boolean) => void },
+) {
+  const { log } = options;
+  const shelfLog = new ShelfLog(log, () => live.holder.current);
+  const live = await ReloadableShelf.start(config, () => new Date(), {
+    ...(cacheDir === undefined ? {} : { cacheDir }),
+    env: process.env,
+    log,
+    fromRecord: true,
+    onRebuilt: (seconds, swapped) => {
+      options.onRebuilt(seconds, swapped);
+      shelfLog.rebuilt(seconds, swapped);
+    },
+  });
+  const reloads = new ConfigReloads(config, reread, live, log);
+  const onHangup = (): void => void reloads.reload("SIGHUP");
+  process.on("SIGHUP", onHangup);
+  shelfLog.follow(live.holder);
+  const contents = new ContentCache();
+  const deps: ServerDeps = {
+    shelf: new ShelfReader(live.holder, contents, live),
+    version: VERSION,
+    ttlMs: config.ttlMs,
+    onWarning: (path: string, message: string) => log.log("warn", message, { path }),
+  };
+  const close = async (): Promise<void> => {
+    process.off("SIGHUP", onHangup);
+    reloads.stop();
+    await live.close();
+  };
+  return { live, reloads, contents, deps, close };
+}
+
+/** Who may read what over HTTP: the static clients, anonymous callers, and users signed in with the configured
+ *  issuer (each refused token logged at debug with its subject and client id, never the token). */
+function accessOf(
+  config: Config,
+  clients: readonly Client[],
+  oauth: ResourceServer | undefined,
+  page: PageClient | undefined,
+  log: Logger,
+): Access {
+  return {
+    clients,
+    anonymous: config.anonymous,
+    ...(config.anonymousScope === undefined ? {} : { anonymousScope: config.anonymousScope }),
+    ...(oauth === undefined
+      ? {}
+      : {
+          oauth,
+          ...(page === undefined ? {} : { page }),
+          onTokenRefused: (refusal) =>
+            log.log("debug", `token refused: ${refusal.description}`, {
+              error: refusal.error,
+              subject: refusal.subject ?? null,
+              clientId: refusal.clientId ?? null,
+            }),
+        }),
+  };
 }
 
 /** Over stdio there is no token: the flags set the ceiling, refused at startup like a bad argument. Resolves with the
