@@ -3,6 +3,7 @@
 // never touches the network once exported. Superseded exports are removed after a grace period, so a request that
 // started on the previous shelf can still finish reading it.
 import { readdir, rm, stat } from "node:fs/promises";
+import { ExportRetention } from "./export-retention.js";
 import path from "node:path";
 import type { SourceConfig } from "../config/index.js";
 import { readCacheRecord, writeCacheRecord, type RecordedFetch } from "./cache-record.js";
@@ -56,15 +57,16 @@ export class GitFetcher {
   private readonly states = new Map<string, State>();
   private readonly inflight = new Map<string, Promise<FetchedTree>>();
   /** Every export directory this process knows of → the timer removing it, once superseded. */
-  private readonly exports = new Map<string, NodeJS.Timeout | null>();
-  private inUse = new Set<string>();
+  private readonly exports: ExportRetention;
   private savedRecord = "";
 
   private constructor(
     private readonly options: GitFetcherOptions,
     private readonly runner: GitRunner,
     private readonly store: GitStore,
-  ) {}
+  ) {
+    this.exports = new ExportRetention(options.graceMs ?? DEFAULT_EXPORT_GRACE_MS, (dir) => rm(dir, { recursive: true, force: true }));
+  }
 
   static async open(options: GitFetcherOptions): Promise<GitFetcher> {
     const runner = await GitRunner.create({
@@ -110,7 +112,7 @@ export class GitFetcher {
           : { ...known, status: "stale", error: `refresh failed: ${failure.message}; serving the last good tree`, failure: failure.kind };
     }
     this.states.set(request.key, next);
-    if (next.dir !== undefined && !this.exports.has(next.dir)) this.exports.set(next.dir, null);
+    if (next.dir !== undefined) this.exports.add(next.dir);
     return next;
   }
 
@@ -148,23 +150,7 @@ export class GitFetcher {
   retain(keys: Iterable<string>): void {
     const wanted = new Set(keys);
     for (const key of [...this.states.keys()]) if (!wanted.has(key)) this.states.delete(key);
-    this.inUse = new Set([...this.states.values()].flatMap((state) => (state.dir === undefined ? [] : [state.dir])));
-    for (const [dir, timer] of this.exports) {
-      if (this.inUse.has(dir)) {
-        if (timer !== null) clearTimeout(timer);
-        this.exports.set(dir, null);
-      } else if (timer === null) {
-        const removal = setTimeout(() => void this.removeExport(dir), this.options.graceMs ?? DEFAULT_EXPORT_GRACE_MS);
-        removal.unref();
-        this.exports.set(dir, removal);
-      }
-    }
-  }
-
-  private async removeExport(dir: string): Promise<void> {
-    if (this.inUse.has(dir)) return;
-    this.exports.delete(dir);
-    await rm(dir, { recursive: true, force: true });
+    this.exports.retain([...this.states.values()].flatMap((state) => (state.dir === undefined ? [] : [state.dir])));
   }
 
   /** Write the record of every served tree when it changed since the last write. */
@@ -183,14 +169,7 @@ export class GitFetcher {
 
   /** Stop the removal timers and remove what they were waiting for: nothing serves it after close. */
   async close(): Promise<void> {
-    const pending: string[] = [];
-    for (const [dir, timer] of this.exports) {
-      if (timer !== null) {
-        clearTimeout(timer);
-        pending.push(dir);
-      }
-    }
-    await Promise.all(pending.map((dir) => rm(dir, { recursive: true, force: true })));
+    await this.exports.close();
     await this.runner.close();
   }
 
@@ -201,7 +180,7 @@ export class GitFetcher {
       const dir = this.store.treeDir(entry.repo, entry.commit);
       if (!(await isDirectory(dir))) continue;
       this.states.set(key, { key, status: "ok", dir, commit: entry.commit, built: entry.built, repo: entry.repo, oid: entry.oid });
-      this.exports.set(dir, null);
+      this.exports.add(dir);
     }
     this.savedRecord = JSON.stringify([...recorded].filter(([key]) => this.states.has(key)));
   }

@@ -4,6 +4,7 @@
 // keeps the last export serving (`stale`). For a `cache: live` source, each read of a file first asks the share for
 // that file's tag (`revalidate`), within a short budget, and cools off after a failure.
 import { createHash, randomBytes } from "node:crypto";
+import { ExportRetention } from "./export-retention.js";
 import { copyFile, link, mkdir, readdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
 import type { SourceConfig } from "../config/index.js";
@@ -94,12 +95,16 @@ export class WebdavFetcher {
   private readonly inflight = new Map<string, Promise<DavFetchedTree>>();
   private readonly live = new Map<string, LiveFetch>();
   /** Every export directory this process knows of → the timer removing it, once superseded. */
-  private readonly exports = new Map<string, NodeJS.Timeout | null>();
-  private inUse = new Set<string>();
+  private readonly exports: ExportRetention;
   private readonly timing: LiveTiming;
 
   private constructor(private readonly options: WebdavFetcherOptions) {
     this.timing = { ...LIVE_TIMING, ...options.live };
+    // An export's listing (`<dir>.json`) goes with it.
+    this.exports = new ExportRetention(options.graceMs ?? DEFAULT_EXPORT_GRACE_MS, async (dir) => {
+      await rm(dir, { recursive: true, force: true });
+      await rm(`${dir}.json`, { force: true });
+    });
   }
 
   static async open(options: WebdavFetcherOptions): Promise<WebdavFetcher> {
@@ -149,7 +154,7 @@ export class WebdavFetcher {
             };
     }
     this.states.set(request.key, next);
-    if (next.dir !== undefined && !this.exports.has(next.dir)) this.exports.set(next.dir, null);
+    if (next.dir !== undefined) this.exports.add(next.dir);
     if (request.source.cache === "live" && !this.live.has(request.key)) this.live.set(request.key, { checked: new Map(), coolUntil: 0 });
     // A new export holds what the share held at the listing: what live reads found changed before it is in it now.
     if (next.dir !== previous?.dir) this.live.get(request.key)?.checked.clear();
@@ -333,37 +338,13 @@ export class WebdavFetcher {
       if (live?.coolTimer !== undefined) clearTimeout(live.coolTimer);
       this.live.delete(key);
     }
-    this.inUse = new Set([...this.states.values()].flatMap((state) => (state.dir === undefined ? [] : [state.dir])));
-    for (const [dir, timer] of this.exports) {
-      if (this.inUse.has(dir)) {
-        if (timer !== null) clearTimeout(timer);
-        this.exports.set(dir, null);
-      } else if (timer === null) {
-        const removal = setTimeout(() => void this.removeExport(dir), this.options.graceMs ?? DEFAULT_EXPORT_GRACE_MS);
-        removal.unref();
-        this.exports.set(dir, removal);
-      }
-    }
-  }
-
-  private async removeExport(dir: string): Promise<void> {
-    if (this.inUse.has(dir)) return;
-    this.exports.delete(dir);
-    await rm(dir, { recursive: true, force: true });
-    await rm(`${dir}.json`, { force: true });
+    this.exports.retain([...this.states.values()].flatMap((state) => (state.dir === undefined ? [] : [state.dir])));
   }
 
   /** Stop the timers and remove the superseded exports they were waiting for. */
   async close(): Promise<void> {
     for (const live of this.live.values()) if (live.coolTimer !== undefined) clearTimeout(live.coolTimer);
-    const pending: string[] = [];
-    for (const [dir, timer] of this.exports) {
-      if (timer !== null) {
-        clearTimeout(timer);
-        pending.push(dir);
-      }
-    }
-    await Promise.all(pending.flatMap((dir) => [rm(dir, { recursive: true, force: true }), rm(`${dir}.json`, { force: true })]));
+    await this.exports.close();
   }
 
   /** Remove half-built exports a crashed process left behind. */
