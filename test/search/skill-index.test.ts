@@ -1,13 +1,14 @@
 // The search room: ranking, prefixes and typos, incremental updates, the library filter, argument checks.
+import MiniSearch, { type SearchResult } from "minisearch";
 import { describe, expect, test } from "vitest";
 import {
   BODY_CHARS,
   bodyTerms,
   folderTerms,
-  maxContribution,
+  MINISEARCH_OPTIONS,
+  MINISEARCH_QUERY,
   parseSearchRequest,
   queryTerms,
-  RARE_SHARE,
   type SearchRequest,
   SkillIndex,
   skillBody,
@@ -150,68 +151,121 @@ describe("SkillIndex", () => {
   });
 });
 
-describe("bounded scoring", () => {
+describe("the same ranking as MiniSearch", () => {
   // A shelf like the generated bench one: a vocabulary of twelve words, so most words match a large share of the
-  // skills and the scoring must prune; names from two words, so some matches are rare.
+  // skills; names from two words and a number, so some matches are rare; bodies repeating words.
   const VOCABULARY = "deploy cluster trace metric schema release rollback budget latency queue stream window".split(" ");
-  let seed = 11;
-  const next = (n: number): number => {
-    seed = (seed * 1103515245 + 12345) % 2147483648;
-    return Math.floor((seed / 2147483648) * n);
-  };
+  const random =
+    (seed: number) =>
+    (n: number): number => {
+      seed = (seed * 1103515245 + 12345) % 2147483648;
+      return Math.floor((seed / 2147483648) * n);
+    };
+  const next = random(11);
   const word = (): string => VOCABULARY[next(VOCABULARY.length)] as string;
   const sentence = (n: number): string => Array.from({ length: n }, word).join(" ");
-  const skills = Array.from({ length: 400 }, (_, i) =>
-    skill(i % 3 === 0 ? "ops" : "data", `${["ops", "data", "research"][i % 3]}/${word()}-${word()}-${i}`, sentence(4 + next(12)), `b${i}`),
-  );
-  const bodies = new Map(skills.map((s) => [skillDocument(s).id, sentence(30 + next(60))]));
-  const index = new SkillIndex();
-  index.apply(skills, bodies);
-  const queries = ["deploy", "clu", "rollbak", "trace budget", "schema release window", "lat queue deploy", "stream stream", "research"];
+  const make = (i: number, generation = ""): Skill =>
+    skill(
+      ["ops", "data", "research"][i % 3] as string,
+      `${["ops", "data", "research"][i % 3]}/${word()}-${word()}-${i}`,
+      `${sentence(4 + next(12))}${generation}`,
+      `b${i}${generation}`,
+      i % 4 === 0 ? { tags: [word(), "Ünïcode-Tag"] } : {},
+    );
+  const skills = Array.from({ length: 400 }, (_, i) => make(i));
+  const bodyOf = (): string => `${sentence(30 + next(60))}, the ${word()}s and ${word()}ing; ${word()}!`;
+  const bodies = new Map(skills.map((s) => [skillDocument(s).id, bodyOf()]));
+  const QUERIES = [
+    "deploy",
+    "clu",
+    "rollbak",
+    "trace budget",
+    "schema release window",
+    "lat queue deploy",
+    "stream stream",
+    "research",
+    "the how",
+    "unicode",
+    "ünïcode tag",
+    "deploys",
+    "windw metric 12",
+    "queue-stream deploy-cluster",
+    "xyzzy",
+    "deplo",
+    "rollbac windo",
+  ];
 
-  test("the fixture makes most words common: pruning has work to do", () => {
-    const common = VOCABULARY.filter((w) => skills.filter((s) => s.description.split(" ").includes(w)).length > RARE_SHARE * skills.length);
+  /** The rows MiniSearch itself would answer for the same documents: every match scored, merged and sorted. */
+  function reference(
+    visible: readonly Skill[],
+    texts: ReadonlyMap<string, string>,
+  ): (query: string, library: string | null) => SearchResult[] {
+    const mini = new MiniSearch(MINISEARCH_OPTIONS);
+    mini.addAll(
+      visible.map((s) => {
+        const doc = skillDocument(s);
+        return { ...doc, folder: folderTerms(doc), body: bodyTerms(doc, texts.get(doc.id) ?? "") };
+      }),
+    );
+    const libraryOf = new Map(visible.map((s) => [skillDocument(s).id, s.library]));
+    return (query, library) =>
+      mini
+        .search(MINISEARCH_QUERY(queryTerms(query).join(" ")))
+        .filter((result) => library === null || libraryOf.get(result.id as string) === library);
+  }
+
+  /** Our rows are a top `limit` of the reference: the same scores, place by place, and each row's document has
+   *  that score there (documents of equal score may come in either order). */
+  function expectSameRanking(index: SkillIndex, expected: (query: string, library: string | null) => SearchResult[]): void {
+    let compared = 0;
+    for (const query of QUERIES)
+      for (const library of [null, "ops", "research"])
+        for (const limit of [1, 3, 10, 50]) {
+          const outcome = index.search(ask(query, { library, limit }));
+          if (!outcome.ok) throw new Error(outcome.message);
+          const want = expected(query, library);
+          const byUri = new Map(want.map((result) => [result.id as string, result.score]));
+          expect(outcome.rows.map((row) => row.score)).toEqual(want.slice(0, limit).map((result) => Math.round(result.score * 100) / 100));
+          for (const row of outcome.rows) expect(Math.round((byUri.get(row.uri) ?? -1) * 100) / 100).toBe(row.score);
+          compared += outcome.rows.length;
+        }
+    expect(compared).toBeGreaterThan(1000);
+  }
+
+  test("the fixture makes most words common and holds ties", () => {
+    const common = VOCABULARY.filter((w) => skills.filter((s) => s.description.split(" ").includes(w)).length > 0.1 * skills.length);
     expect(common).toEqual(VOCABULARY);
   });
 
-  test.each(queries)("the rows for %j are exactly those of scoring every match", (query) => {
-    const words = queryTerms(query);
-    for (const limit of [1, 3, 10, 50]) {
-      const rows = index.search(ask(query, { limit }));
-      const expected = index.exhaustive(words, limit).map((r) => ({ uri: r.id as string, score: Math.round(r.score * 100) / 100 }));
-      expect(rows.ok && rows.rows.map(({ uri, score }) => ({ uri, score }))).toEqual(expected);
-      expect(expected.length).toBe(limit);
-    }
-    const inOps = index.search(ask(query, { library: "ops", limit: 5 }));
-    const expectedOps = index
-      .exhaustive(words, 400)
-      .filter((r) => (r.id as string).startsWith("skill://ops/"))
-      .slice(0, 5)
-      .map((r) => r.id);
-    expect(inOps.ok && inOps.rows.map((row) => row.uri)).toEqual(expectedOps);
+  test("a fresh index ranks as MiniSearch does, with and without a library, at every limit", () => {
+    const index = new SkillIndex();
+    index.apply(skills, bodies);
+    expectSameRanking(index, reference(skills, bodies));
   });
 
-  test("a common word is answered from candidates: only the chosen documents are scored in full", () => {
-    const scored: number[] = [];
-    const spied = index as unknown as { score: (words: string[], gate?: (id: string) => number) => unknown };
-    const original = spied.score.bind(index);
-    spied.score = (words, gate) => {
-      scored.push(gate === undefined ? skills.length : skills.filter((s) => gate(skillDocument(s).id) === 1).length);
-      return original(words, gate);
-    };
-    try {
-      expect(index.search(ask("deploy")).ok).toBe(true);
-    } finally {
-      delete (spied as { score?: unknown }).score;
-    }
-    expect(scored).toEqual([40, 56]);
+  test("after changes, removals (past compaction) and additions it still ranks as a fresh MiniSearch", () => {
+    const index = new SkillIndex();
+    index.apply(skills, bodies);
+    const changed = skills.map((s, i) => (i % 7 === 0 ? make(i, " changed") : s));
+    const kept = changed.filter((_, i) => i % 5 !== 1).concat(Array.from({ length: 30 }, (_, i) => make(400 + i)));
+    const texts = new Map(bodies);
+    for (const s of index.missing(kept)) texts.set(skillDocument(s).id, bodyOf());
+    index.apply(kept, new Map(index.missing(kept).map((s) => [skillDocument(s).id, texts.get(skillDocument(s).id) as string])));
+    expect(index.size).toBe(kept.length);
+    expectSameRanking(index, reference(kept, texts));
+    const fewer = kept.slice(0, 120);
+    index.apply(fewer, new Map());
+    expect(index.size).toBe(120);
+    expectSameRanking(index, reference(fewer, texts));
   });
 
-  test("maxContribution: weight × field boost × BM25 idf × (k + 1 + d)", () => {
-    expect(maxContribution("name", true, 1, 10)).toBeCloseTo(3 * Math.log(1 + 9.5 / 1.5) * 2.7, 12);
-    expect(maxContribution("name", true, 1, 10)).toBeCloseTo(16.1386843, 6);
-    expect(maxContribution("body", false, 9, 10)).toBeCloseTo(0.053437, 6);
-    expect(maxContribution("description", true, 10, 10)).toBeCloseTo(0.2512081, 6);
+  test("ties are broken by the order skills were indexed in", () => {
+    const twins = Array.from({ length: 5 }, (_, i) => skill("ops", `twin-${"abcde"[i]}`, "Same words exactly.", `t${i}`));
+    const index = new SkillIndex();
+    index.apply(twins, new Map());
+    const outcome = index.search(ask("same words", { limit: 3 }));
+    expect(outcome.ok && outcome.rows.map((row) => row.name)).toEqual(["twin-a", "twin-b", "twin-c"]);
+    expect(new Set(outcome.ok ? outcome.rows.map((row) => row.score) : []).size).toBe(1);
   });
 });
 
