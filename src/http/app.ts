@@ -20,6 +20,7 @@ import { routeResourceMetadata } from "./resource-metadata.js";
 import type { ServerMetrics } from "./metrics.js";
 import type { ConfigError } from "../config/index.js";
 import { type LegacySessions, openSessions, type SessionOptions } from "./sessions.js";
+import { ScopedListens } from "./listens.js";
 
 export interface HttpOptions {
   readonly host: string;
@@ -57,6 +58,8 @@ export interface HttpApp {
   readonly readiness: Readiness;
   /** The 2025-era sessions, unless the app is stateless: announce rebuilds to them, close them on shutdown. */
   readonly sessions: LegacySessions | undefined;
+  /** The 2026-07-28 listen streams, by scope: announce rebuilds to them, end them on shutdown. */
+  readonly listens: ScopedListens;
 }
 
 export function createHttpApp(holder: ShelfHolder, deps: ServerDeps, options: HttpOptions): HttpApp {
@@ -66,13 +69,13 @@ export function createHttpApp(holder: ShelfHolder, deps: ServerDeps, options: Ht
   mountWeb(app, deps, { access: options.access, configErrors: options.configErrors, onRefused });
   app.use(authenticate(options.access));
   app.use(limitNesting(MAX_JSON_DEPTH, onRefused));
-  const { mcp, inFlight, sessions } = routeMcp(app, holder, deps, options);
+  const { mcp, inFlight, sessions, listens } = routeMcp(app, holder, deps, options);
   routeOperator(app, holder, deps, options);
   // Everything else, and every error (body-parser's included), answers JSON-RPC-shaped JSON, never an HTML page.
   app.use(answerNotFound(onRefused));
   app.use(answerErrors(options.bodyLimit ?? DEFAULT_BODY_LIMIT, onRefused, options.onError));
   const readiness = new Readiness();
-  return { app: withProbes(app, readiness, options.metrics?.track), mcp, inFlight, readiness, sessions };
+  return { app: withProbes(app, readiness, options.metrics?.track), mcp, inFlight, readiness, sessions, listens };
 }
 
 /** The express app with the SDK's Host and Origin checks, our Origin check on every state change, a body limit. */
@@ -100,11 +103,13 @@ function createGuardedApp(options: HttpOptions): Express {
  *  2025-era session it opens. */
 function routeMcp(app: Express, holder: ShelfHolder, deps: ServerDeps, options: HttpOptions): Omit<HttpApp, "app" | "readiness"> {
   // The view was compiled by the route below and rides in the SDK's auth pass-through to the factory.
-  const mcp = createMcpHandler(
-    (ctx) => buildMcpServer(deps, (ctx.authInfo?.extra?.["view"] as RequestView | undefined) ?? DEFAULT_VIEW, ctx.era),
-    { onerror: options.onError },
-  );
+  const createHandler = (): McpHttpHandler =>
+    createMcpHandler((ctx) => buildMcpServer(deps, (ctx.authInfo?.extra?.["view"] as RequestView | undefined) ?? DEFAULT_VIEW, ctx.era), {
+      onerror: options.onError,
+    });
+  const mcp = createHandler();
   const handleMcp = toNodeHandler(mcp, { onerror: options.onError });
+  const listens = new ScopedListens(createHandler, options.onError);
   const inFlight = new InFlight();
   const sessions = openSessions(deps, options);
   app.all("/mcp", (req, res) => {
@@ -129,11 +134,12 @@ function routeMcp(app: Express, holder: ShelfHolder, deps: ServerDeps, options: 
       personal: caller !== null || compiled.scope.key !== "*",
     };
     (req as Request & { auth?: unknown }).auth = formatAuthInfo(caller, { view });
+    if (isListenRequest(req.body)) return listens.serve(compiled.scope.key, view.scopeOn, req, res);
     const stateless = (): void => void handleMcp(req, res, req.body);
     if (sessions === undefined) return stateless();
     void sessions.serve(req, res, view, stateless);
   });
-  return { mcp, inFlight, sessions };
+  return { mcp, inFlight, sessions, listens };
 }
 
 /** The operator's routes: /health, /reindex, /metrics and /openapi.yaml (the page is mounted by mountWeb). */

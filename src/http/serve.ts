@@ -4,7 +4,7 @@ import type { ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Logger } from "../address/index.js";
 import type { ShelfHolder } from "../live/index.js";
-import { announceOverHttp, type ServerDeps } from "../mcp/index.js";
+import type { ServerDeps } from "../mcp/index.js";
 import { createHttpApp, type HttpOptions } from "./app.js";
 import { listen } from "./listen.js";
 import type { ReadCacheStats } from "./metrics.js";
@@ -32,13 +32,13 @@ export interface HttpServing {
 }
 
 export async function serveHttp(holder: ShelfHolder, deps: ServerDeps, options: ServeHttpOptions): Promise<HttpServing> {
-  const { app, mcp, inFlight, readiness, sessions } = createHttpApp(holder, deps, options);
+  const { app, mcp, inFlight, readiness, sessions, listens } = createHttpApp(holder, deps, options);
   const server = await listen(app, options.host, options.port);
   server.on("request", (_req, res: ServerResponse) => inFlight.track(res));
   if (options.cacheStats !== undefined) options.metrics?.watch(holder, options.cacheStats);
   // 2026-07-28 clients hear of changes on their subscriptions/listen streams, 2025-era sessions on their GET
   // stream; stateless 2025-era HTTP (--stateless, or a request sent without a session) cannot.
-  holder.onSwap((next, previous) => announceOverHttp(mcp.notify, previous, next));
+  holder.onSwap((next, previous) => listens.announce(previous, next));
   if (sessions !== undefined) holder.onSwap((next, previous) => void sessions.announce(previous, next));
   const address = server.address() as AddressInfo;
   const shownHost = address.family === "IPv6" ? `[${address.address}]` : address.address;
@@ -57,7 +57,7 @@ export async function serveHttp(holder: ShelfHolder, deps: ServerDeps, options: 
     server.closeIdleConnections();
     void inFlight
       .drained()
-      .then(() => Promise.all([mcp.close(), sessions?.close()]))
+      .then(() => Promise.all([mcp.close(), listens.close(), sessions?.close()]))
       .then(() => server.closeAllConnections());
     setTimeout(() => server.closeAllConnections(), DRAIN_GRACE_MS).unref();
   };

@@ -1,9 +1,9 @@
 // Announcing a rebuild to connected clients, once per kind of change and never one notification per skill:
 // stdio sessions (either era) and 2025-era HTTP sessions through their own server instance, diffed under their own
-// scope; 2026-07-28 HTTP clients through the handler's notifier, which fans out to their `subscriptions/listen`
-// streams.
+// scope; 2026-07-28 HTTP clients through the notifier of their scope's handler, which fans out to their
+// `subscriptions/listen` streams.
 import type { McpServer, ServerNotifier } from "@modelcontextprotocol/server";
-import { changedUris, diffShelves, FULL_SCOPE_ON, readKey } from "../resolve/index.js";
+import { changedUris, diffShelves, readKey, type ScopeOn } from "../resolve/index.js";
 import type { RequestView } from "./request-view.js";
 import type { Shelf } from "../shelf/index.js";
 
@@ -58,10 +58,11 @@ export class SessionRegistry {
   }
 }
 
-/** HTTP (2026-07-28): the notifier filters by each stream's subscription filter; the diff is the whole shelf's. */
-export function announceOverHttp(notify: ServerNotifier, previous: Shelf, next: Shelf): void {
-  const change = diffShelves(previous, next, FULL_SCOPE_ON);
+/** HTTP (2026-07-28): the notifier reaches the listen streams of one scope, each filtered by its subscription
+ *  filter; the diff is taken under that scope, so nothing outside it is ever announced. */
+export function announceOverHttp(notify: ServerNotifier, previous: Shelf, next: Shelf, scopeOn: ScopeOn): void {
+  const change = diffShelves(previous, next, scopeOn);
   if (change.listChanged) notify.resourcesChanged();
   if (change.promptsChanged) notify.promptsChanged();
-  for (const uri of changedUris(previous, next, FULL_SCOPE_ON)) notify.resourceUpdated(uri);
+  for (const uri of changedUris(previous, next, scopeOn)) notify.resourceUpdated(uri);
 }

@@ -231,6 +231,39 @@ describe("over HTTP, a 2026-07-28 client on subscriptions/listen", () => {
     await client.close();
   });
 
+  test("a stream hears only what changed in its scope, even for an address outside it that it subscribed to", async () => {
+    const listener = async (url: URL, heard: string[]): Promise<{ close(): Promise<void> }> => {
+      const client = new Client({ name: "scoped", version: "1" }, { versionNegotiation: { mode: { pin: "2026-07-28" } } });
+      client.setNotificationHandler("notifications/resources/list_changed", () => void heard.push("list_changed"));
+      client.setNotificationHandler("notifications/resources/updated", (n) => void heard.push(`updated ${n.params.uri}`));
+      await client.connect(new StreamableHTTPClientTransport(url));
+      const listen = await client.listen({ resourcesListChanged: true, resourceSubscriptions: [LOGS_URI] });
+      return { close: async () => (await listen.close(), await client.close()) };
+    };
+    const [writingOnly, everything, alsoWriting]: string[][] = [[], [], []];
+    const listeners = [
+      await listener(new URL(`${server.url}?library=writing`), writingOnly),
+      await listener(server.url, everything),
+      await listener(new URL(`${server.url}?library=writing`), alsoWriting),
+    ];
+    await sleep(300);
+
+    writeFileSync(path.join(shelf.dir, LOGS_MD), "---\nname: logs\ndescription: Outside the writing scope.\n---\n# Logs\n");
+    await until("the unnarrowed stream", () => everything.length >= 2);
+    await sleep(SETTLE_MS);
+    expect([...everything].sort()).toEqual(["list_changed", `updated ${LOGS_URI}`]);
+    expect(writingOnly).toEqual([]);
+    expect(alsoWriting).toEqual([]);
+
+    const notes = path.join(shelf.dir, "examples/writing-kit/skills/release-notes/SKILL.md");
+    writeFileSync(notes, "---\nname: release-notes\ndescription: Inside the writing scope.\n---\n# Notes\n");
+    await until("both writing streams", () => writingOnly.length >= 1 && alsoWriting.length >= 1);
+    await sleep(SETTLE_MS);
+    expect(writingOnly).toEqual(["list_changed"]);
+    expect(alsoWriting).toEqual(["list_changed"]);
+    for (const open of listeners) await open.close();
+  });
+
   test("a deleted root is degraded on /health while the rest keeps serving", async () => {
     rmSync(path.join(shelf.dir, "examples/writing-kit"), { recursive: true });
     await until("a degraded fetch", async () => {

@@ -1,0 +1,67 @@
+// 2026-07-28 `subscriptions/listen` streams, grouped by the caller's scope. The SDK delivers a change to every
+// open stream whose subscription filter accepts it, whatever the stream's caller may see: announced from one
+// whole-shelf diff, a client narrowed to one library would hear that another library changed, and one that listed
+// an out-of-scope address in `resourceSubscriptions` would hear each time that file changes. So each scope in use
+// has its own handler, and with it its own event bus, and hears only the diff taken under its scope.
+import { toNodeHandler } from "@modelcontextprotocol/node";
+import type { McpHttpHandler } from "@modelcontextprotocol/server";
+import type { Request, Response } from "express";
+import { announceOverHttp } from "../mcp/index.js";
+import type { ScopeOn } from "../resolve/index.js";
+import type { Shelf } from "../shelf/index.js";
+
+interface Group {
+  readonly handler: McpHttpHandler;
+  readonly serve: ReturnType<typeof toNodeHandler>;
+  readonly scopeOn: ScopeOn;
+  /** Streams open in this group; the group goes with its last one. */
+  open: number;
+}
+
+export class ScopedListens {
+  private readonly groups = new Map<string, Group>();
+
+  /** `create` makes a handler like the shared one (the same server factory). */
+  constructor(
+    private readonly create: () => McpHttpHandler,
+    private readonly onError: (error: unknown) => void,
+  ) {}
+
+  /** Streams open, over every scope. */
+  get size(): number {
+    let open = 0;
+    for (const group of this.groups.values()) open += group.open;
+    return open;
+  }
+
+  /** Serve one listen request in the group of its scope: `key` names the scope (the same ceiling and narrowing
+   *  give the same key on every shelf) and `scopeOn` compiles it against each shelf a change is diffed on. */
+  serve(key: string, scopeOn: ScopeOn, req: Request, res: Response): void {
+    let group = this.groups.get(key);
+    if (group === undefined) {
+      const handler = this.create();
+      group = { handler, serve: toNodeHandler(handler, { onerror: this.onError }), scopeOn, open: 0 };
+      this.groups.set(key, group);
+    }
+    const joined = group;
+    joined.open++;
+    res.once("close", () => {
+      if (--joined.open > 0 || this.groups.get(key) !== joined) return;
+      this.groups.delete(key);
+      void joined.handler.close().catch(this.onError);
+    });
+    void joined.serve(req, res, req.body);
+  }
+
+  /** After a swap: each group hears what changed under its own scope, once per kind. */
+  announce(previous: Shelf, next: Shelf): void {
+    for (const group of this.groups.values()) announceOverHttp(group.handler.notify, previous, next, group.scopeOn);
+  }
+
+  /** Shutting down: every stream ends. */
+  async close(): Promise<void> {
+    const groups = [...this.groups.values()];
+    this.groups.clear();
+    await Promise.allSettled(groups.map((group) => group.handler.close()));
+  }
+}
