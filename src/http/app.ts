@@ -110,6 +110,7 @@ function routeMcp(app: Express, holder: ShelfHolder, deps: ServerDeps, options: 
   const mcp = createHandler();
   const handleMcp = toNodeHandler(mcp, { onerror: options.onError });
   const listens = new ScopedListens(createHandler, options.onError);
+  if (options.metrics !== undefined) listens.register(options.metrics.registry);
   const inFlight = new InFlight();
   const sessions = openSessions(deps, options);
   app.all("/mcp", (req, res) => {

@@ -6,6 +6,7 @@
 import { toNodeHandler } from "@modelcontextprotocol/node";
 import type { McpHttpHandler } from "@modelcontextprotocol/server";
 import type { Request, Response } from "express";
+import { Gauge, type Registry } from "prom-client";
 import { announceOverHttp } from "../mcp/index.js";
 import type { ScopeOn } from "../resolve/index.js";
 import type { Shelf } from "../shelf/index.js";
@@ -56,6 +57,28 @@ export class ScopedListens {
   /** After a swap: each group hears what changed under its own scope, once per kind. */
   announce(previous: Shelf, next: Shelf): void {
     for (const group of this.groups.values()) announceOverHttp(group.handler.notify, previous, next, group.scopeOn);
+  }
+
+  /** The streams open and the scopes they are grouped in, on `registry` (GET /metrics). */
+  register(registry: Registry): void {
+    const streams = (): number => this.size;
+    const scopes = (): number => this.groups.size;
+    new Gauge({
+      name: "skillshelf_mcp_listen_streams",
+      help: "2026-07-28 subscriptions/listen streams open over HTTP",
+      registers: [registry],
+      collect() {
+        this.set(streams());
+      },
+    });
+    new Gauge({
+      name: "skillshelf_mcp_listen_scopes",
+      help: "Scopes the open subscriptions/listen streams are grouped in, each with its own diff per rebuild",
+      registers: [registry],
+      collect() {
+        this.set(scopes());
+      },
+    });
   }
 
   /** Shutting down: every stream ends. */

@@ -131,4 +131,27 @@ describe("GET /metrics", () => {
       expect(families.has(name)).toBe(true);
     }
   });
+
+  it("counts the listen streams open and the scopes they are grouped in", async () => {
+    const pinned = { versionNegotiation: { mode: { pin: "2026-07-28" as const } } };
+    const urls = [new URL(`${server.url}?library=writing`), new URL(`${server.url}?library=writing`), server.url];
+    const open = await Promise.all(
+      urls.map(async (url) => {
+        const client = new Client({ name: "listener", version: "1.0.0" }, pinned);
+        await client.connect(new StreamableHTTPClientTransport(url));
+        return { client, listen: await client.listen({ resourcesListChanged: true }) };
+      }),
+    );
+    const families = await scrape();
+    expect(rows(families, "skillshelf_mcp_listen_streams")).toEqual(["{} 3"]);
+    expect(rows(families, "skillshelf_mcp_listen_scopes")).toEqual(["{} 2"]);
+    for (const { client, listen } of open) await (listen.close(), client.close());
+    let after = await scrape();
+    for (let tries = 0; tries < 100 && rows(after, "skillshelf_mcp_listen_streams")[0] !== "{} 0"; tries++) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      after = await scrape();
+    }
+    expect(rows(after, "skillshelf_mcp_listen_streams")).toEqual(["{} 0"]);
+    expect(rows(after, "skillshelf_mcp_listen_scopes")).toEqual(["{} 0"]);
+  });
 });

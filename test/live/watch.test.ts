@@ -240,7 +240,9 @@ describe("over HTTP, a 2026-07-28 client on subscriptions/listen", () => {
       const listen = await client.listen({ resourcesListChanged: true, resourceSubscriptions: [LOGS_URI] });
       return { close: async () => (await listen.close(), await client.close()) };
     };
-    const [writingOnly, everything, alsoWriting]: string[][] = [[], [], []];
+    const writingOnly: string[] = [];
+    const everything: string[] = [];
+    const alsoWriting: string[] = [];
     const listeners = [
       await listener(new URL(`${server.url}?library=writing`), writingOnly),
       await listener(server.url, everything),
