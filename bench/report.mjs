@@ -90,6 +90,24 @@ export function evaluateTargets(results) {
       );
     }
   }
+  const search = results.search;
+  if (search?.query) {
+    add(
+      "search_skills query, wall clock",
+      "p99 ≤ 5 ms",
+      `p99 ${formatMs(search.query.p99Ms)}, p50 ${formatMs(search.query.p50Ms)}`,
+      search.query.p99Ms <= 5,
+    );
+    add("search index heap", "≤ 30 MB", MB(search.indexHeapMB), search.indexHeapMB <= 30);
+    for (const [set, r] of Object.entries(search.ranking ?? {}))
+      if (!r.error)
+        add(
+          `search ranking, ${set}`,
+          "≥ 85 % first, ≥ 95 % top 3, above the keyword baseline",
+          `${r.firstPct} % first, ${r.top3Pct} % top 3 (baseline ${r.baselineFirstPct} %, ${r.baselineTop3Pct} %)`,
+          r.firstPct >= 85 && r.top3Pct >= 95 && r.firstPct >= r.baselineFirstPct && r.top3Pct >= r.baselineTop3Pct,
+        );
+  }
   return targets;
 }
 
@@ -341,6 +359,22 @@ export function formatReport(results) {
       const seconds = (ms) => `${formatNumber(ms / 1000, 2)} s`;
       rows.push([r.mode, r.step, seconds(r.ms), seconds(r.cpuMs), String(r.gets), String(r.propfinds), String(r.skills)]);
     }
+    out.push(formatTable(rows));
+    out.push("");
+  }
+
+  if (results.search?.query) {
+    const q = results.search;
+    out.push(`### search_skills (${formatNumber(q.skills, 0)} skills; ${formatNumber(q.query.calls, 0)} queries of one to three words)\n`);
+    const rows = [["index build", "index heap", "p50 / p99 wall", "p50 / p99 CPU", "slowest query at its fastest", "ten rows"]];
+    rows.push([
+      formatMs(q.buildMs),
+      MB(q.indexHeapMB),
+      `${formatMs(q.query.p50Ms)} / ${formatMs(q.query.p99Ms)}`,
+      `${formatMs(q.queryCpu.p50Ms)} / ${formatMs(q.queryCpu.p99Ms)}`,
+      formatMs(q.slowestFastestMs),
+      `${formatNumber(q.tenRowsBytes, 0)} B`,
+    ]);
     out.push(formatTable(rows));
     out.push("");
   }

@@ -6,8 +6,8 @@
 //   --quick            n=1000, 1.5 s loads, one cold start
 //   --n=N --seed=S     the shelf (default 10000, 7); the build/resolve figures also run at 1000 unless --sizes
 //   --sizes=1000,10000 shelf sizes for harvest + build and the resolver
-//   --sections=build,serve,change,kdense,webdav   which suites to run (default all; webdav lists a 10,000-file
-//                      share, 1,000 with --quick)
+//   --sections=build,serve,change,kdense,webdav,search   which suites to run (default all; webdav lists a
+//                      10,000-file share, 1,000 with --quick; search weighs and times search_skills)
 //   --duration=SEC --warmup=SEC --cold-runs=R --concurrency=1,8
 //   --quiet-wait=SEC   before each load, wait up to SEC for other processes to go quiet (default 2, quick 0.5)
 //   --no-peer          skip the SDK's skills server (it needs `npm install` of ../shared/bench in a temp dir)
@@ -30,6 +30,7 @@ import { formatReport } from "./report.mjs";
 import { runBuildSuite } from "./suites/build.mjs";
 import { runChangeSuite } from "./suites/change.mjs";
 import { runKDenseSuite } from "./suites/kdense.mjs";
+import { runSearchSuite } from "./suites/search.mjs";
 import { runServeSuite } from "./suites/serve.mjs";
 import { runWebdavSuite } from "./suites/webdav.mjs";
 
@@ -48,7 +49,7 @@ const options = {
   n,
   seed: Number(flags.seed ?? 7),
   sizes: flags.sizes ? list(flags.sizes).map(Number) : [...new Set(quick ? [n] : [1000, n])],
-  sections: new Set(flags.sections ? list(flags.sections) : ["build", "serve", "change", "kdense", "webdav"]),
+  sections: new Set(flags.sections ? list(flags.sections) : ["build", "serve", "change", "kdense", "webdav", "search"]),
   durationMs: Number(flags.duration ?? (quick ? 1.5 : 3)) * 1000,
   warmupMs: Number(flags.warmup ?? (quick ? 0.3 : 0.5)) * 1000,
   coldRuns: Number(flags["cold-runs"] ?? (quick ? 1 : 3)),
@@ -178,6 +179,7 @@ async function main() {
   if (options.sections.has("change")) results.change = await runChangeSuite(ctx, big, { peer: options.peerChange });
   if (options.sections.has("kdense")) results.kdense = await runKDenseSuite(ctx);
   if (options.sections.has("webdav")) results.webdav = await runWebdavSuite(ctx);
+  if (options.sections.has("search")) results.search = await runSearchSuite(ctx, big);
   results.totalSeconds = (performance.now() - started) / 1000;
 
   const report = formatReport(results);
