@@ -215,8 +215,7 @@ function buildSources(raw: readonly RawSource[], report: Report): SourceConfig[]
     if (s.refresh !== undefined) {
       refreshMs = parseDuration(s.refresh);
       if (refreshMs === 0) report(["sources", i, "refresh"], "must be more than 0");
-      // Stryker disable next-line ConditionalExpression: equivalent; undefined > MAX_DURATION_MS is false.
-      else if (refreshMs !== undefined && refreshMs > MAX_DURATION_MS) report(["sources", i, "refresh"], DURATION_MAX_RULE);
+      else if ((refreshMs ?? 0) > MAX_DURATION_MS) report(["sources", i, "refresh"], DURATION_MAX_RULE);
     }
     sources.push({
       name: s.name,

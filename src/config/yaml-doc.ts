@@ -17,6 +17,8 @@ export interface ParsedYaml {
 }
 
 type Range = readonly [number, number, number];
+/** The range of a node that has none (a parsed document gives every key and item one): it contains no offset. */
+const NOWHERE: Range = [-1, -1, -1];
 type Step = { readonly range: Range; readonly segment: string; readonly value: unknown };
 
 /** `["plugins", 2, "skills"]` => `/plugins/2/skills`; `[]` => `/` (the root, written `/` for readability). */
@@ -101,15 +103,15 @@ function pathAt(node: unknown, offset: number): string[] {
   if (isMap(node)) {
     for (const pair of node.items) {
       const key = isScalar(pair.key) ? String(pair.key.value) : String(pair.key);
-      const keyRange = rangeOf(pair.key);
+      const keyRange = rangeOf(pair.key) ?? NOWHERE;
       if (contains(keyRange, offset)) return [key];
       // Between the key and the end of its value (a tag or anchor sits before the value's own range).
       const valueRange = rangeOf(pair.value);
-      if (keyRange && valueRange && keyRange[0] <= offset && offset < valueRange[2]) return [key, ...pathAt(pair.value, offset)];
+      if (valueRange && keyRange[0] <= offset && offset < valueRange[2]) return [key, ...pathAt(pair.value, offset)];
     }
   } else if (isSeq(node)) {
     for (const [i, item] of node.items.entries()) {
-      if (contains(rangeOf(item), offset)) return [String(i), ...pathAt(item, offset)];
+      if (contains(rangeOf(item) ?? NOWHERE, offset)) return [String(i), ...pathAt(item, offset)];
     }
   }
   return [];
@@ -120,6 +122,6 @@ function rangeOf(node: unknown): Range | undefined {
   return range ?? undefined;
 }
 
-function contains(range: Range | undefined, offset: number): boolean {
-  return range !== undefined && range[0] <= offset && offset < Math.max(range[2], range[0] + 1);
+function contains(range: Range, offset: number): boolean {
+  return range[0] <= offset && offset < Math.max(range[2], range[0] + 1);
 }

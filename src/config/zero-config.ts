@@ -14,13 +14,13 @@ export const DISCOVERY_SKILLS: readonly string[] = ["**/SKILL.md", "**/skills/.*
 
 /** `My Skills_v2` => `my-skills-v2`; `Café` => `cafe`; `日本` => `` (nothing usable is left). */
 export function slugName(text: string): string {
-  const slug = text
+  const dashed = text
     .normalize("NFKD")
     .replace(/[\u0300-\u036f]/g, "") // the accents NFKD split off
     .toLowerCase()
-    .replace(/[^a-z0-9]+/g, "-")
-    // Stryker disable next-line Regex: equivalent; the replace before it leaves no run of two '-', so '-+' and '-' match alike.
-    .replace(/^-+|-+$/g, "");
+    .replace(/[^a-z0-9]+/g, "-");
+  // Stryker disable next-line Regex: equivalent; `dashed` holds no run of two '-', so '-+' and '-' match alike.
+  const slug = dashed.replace(/^-+|-+$/g, "");
   // Stryker disable next-line Regex: equivalent; the slug holds no run of two '-', so '-+' and '-' match alike.
   return slug.slice(0, MAX_NAME).replace(/-+$/, "");
 }

@@ -107,6 +107,14 @@ describe("YAML problems are placed at the key they concern", () => {
       { path: "/a", line: 3, rule: "duplicate key: a key may appear only once in a mapping" },
     ]);
   });
+  test.each([
+    { text: "x: {a, a}", path: "/x/a", why: "a key without a value, repeated" },
+    { text: "{a, b: !x 1}", path: "/b", why: "after a key without a value" },
+    { text: "!x\na: 1", path: "/", why: "a tag on the whole document sits before its first key" },
+    { text: "x: {? , ? }", path: "/x/null", why: "an empty key, repeated, holds its own offset" },
+  ])("$text -> $path", ({ text, path: at }) => {
+    expect(parseYaml(text + "\n").problems.map((p) => p.path)).toStrictEqual([at]);
+  });
   test("an unknown tag inside the second item of a list", () => {
     expect(parseYaml(yaml("list:", "  - a: 1", "  - b: !x 2")).problems).toStrictEqual([
       { path: "/list/1/b", line: 3, rule: "YAML syntax error: Unresolved tag: !x" },
@@ -142,6 +150,18 @@ describe("refused configs", () => {
       errors: [
         { path: "/sources/0/name", line: 1, rule: "'file' is reserved: file:// addresses are local folders" },
         { path: "/sources/0/url", line: 1, rule: "a file URL is an absolute path, as file:///path" },
+      ],
+    },
+    {
+      name: "problems found out of line order are listed by line",
+      text: yaml(KIT, "libraries: [{name: lib, plugins: [kits]}]", 'sources: [{name: gh, url: "https://github.com"}]'),
+      errors: [
+        { path: "/libraries/0/plugins/0", line: 2, rule: "no plugin named 'kits' is declared; the plugins are: kit" },
+        {
+          path: "/sources/0/url",
+          line: 3,
+          rule: "a source URL starts with git+https://, git+http://, git+file://, file://, webdav+https:// or webdav+http://",
+        },
       ],
     },
     {
@@ -343,6 +363,19 @@ describe("the oauth section", () => {
       page: { clientId: "page", redirect: "https://skills.example.com/signin/oidc/callback" },
       rules: [],
       defaultScope: { library: "ops" },
+    });
+  });
+
+  test("without a page, a default, introspection or audiences, none is set", () => {
+    const result = parse(ISSUER, RESOURCE, "  algorithms: [ES256]");
+    expect(result.ok && result.config.oauth).toStrictEqual({
+      issuer: "https://login.example.com/realms/eng",
+      resource: "https://skills.example.com/mcp",
+      audiences: [],
+      algorithms: ["ES256"],
+      clockSkewMs: 30_000,
+      scopes: [],
+      rules: [],
     });
   });
 
