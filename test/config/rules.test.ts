@@ -36,11 +36,11 @@ describe("a query that only starts like ref", () => {
   });
 });
 
+// A number is taken as a number, never through its text: 1e-7 written as text is no size or duration.
 describe("sizes and durations given as numbers", () => {
   test.each([
     { value: 1e-7, bytes: 0, ms: 0 },
     { value: 2.5, bytes: 2, ms: 3 },
-    { value: 1e21, bytes: 1e21, ms: 1e21 },
   ])("$value", ({ value, bytes, ms }) => {
     expect(parseSize(value)).toBe(bytes);
     expect(parseDuration(value)).toBe(ms);
