@@ -142,7 +142,6 @@ export function buildConfig(raw: RawConfig, file: string | null, baseDir: string
     }
     if (addr === undefined) continue;
     // A plugin inherits its source's `watch` unless it says otherwise.
-    // Stryker disable next-line ConditionalExpression: equivalent; a local address has no source, and no source is named undefined.
     const watch = p.watch ?? (addr.kind === "source" ? sourceWatch.get(addr.source) : undefined) ?? true;
     plugins.push({
       name: p.name,
@@ -211,7 +210,6 @@ function buildSources(raw: readonly RawSource[], report: Report): SourceConfig[]
     }
     if (url.kind === "webdav") checkWebdavAuth(s, i, report);
     let refreshMs: number | undefined;
-    // Stryker disable next-line ConditionalExpression: equivalent; parseDuration(undefined) is undefined too.
     if (s.refresh !== undefined) {
       refreshMs = parseDuration(s.refresh);
       if (refreshMs === 0) report(["sources", i, "refresh"], "must be more than 0");
@@ -282,8 +280,9 @@ function buildLibraries(
       const first = listed.get(ref);
       if (first !== undefined) report(at, `plugin '${ref}' is already listed at ${formatPointer([...where, "plugins", first])}`);
       else listed.set(ref, j);
+      const parts = ref.split("@");
       // Stryker disable next-line StringLiteral: equivalent; split() always yields a first part.
-      const [entry = "", library] = ref.split("@");
+      const [entry = "", library] = parts;
       if (library === undefined) {
         if (!pluginNames.has(ref)) report(at, `no plugin named '${ref}' is declared; ${listNames("plugins", pluginNames)}`);
       } else if (!libraryHasSource.has(library)) {

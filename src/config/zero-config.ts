@@ -19,10 +19,9 @@ export function slugName(text: string): string {
     .replace(/[\u0300-\u036f]/g, "") // the accents NFKD split off
     .toLowerCase()
     .replace(/[^a-z0-9]+/g, "-");
-  // Stryker disable next-line Regex: equivalent; `dashed` holds no run of two '-', so '-+' and '-' match alike.
-  const slug = dashed.replace(/^-+|-+$/g, "");
-  // Stryker disable next-line Regex: equivalent; the slug holds no run of two '-', so '-+' and '-' match alike.
-  return slug.slice(0, MAX_NAME).replace(/-+$/, "");
+  // `dashed` holds no run of two '-': one at either end is all there is to trim, before and after the cut.
+  const slug = dashed.replace(/^-|-$/g, "");
+  return slug.slice(0, MAX_NAME).replace(/-$/, "");
 }
 
 /** Each directory (as the user wrote it, relative to `cwd`) becomes library and plugin `slugName(basename)`.
