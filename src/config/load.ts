@@ -23,7 +23,9 @@ export async function loadConfig(file: string): Promise<Config> {
     text = await readFile(file, "utf8");
   } catch (e) {
     // The code only (ENOENT, EACCES…): the system message would repeat the absolute path.
-    throw new ConfigInvalidError([{ file, path: "/", rule: `cannot read the config file (${errorCode(e, "unknown error")})` }]);
+    // Stryker disable next-line StringLiteral: equivalent; every error readFile rejects with carries a code.
+    const code = errorCode(e, "unknown error");
+    throw new ConfigInvalidError([{ file, path: "/", rule: `cannot read the config file (${code})` }]);
   }
   const result = parseConfig(text, file, path.dirname(path.resolve(file)));
   if (!result.ok) throw new ConfigInvalidError(result.errors);
@@ -45,7 +47,7 @@ export function parseConfig(text: string, file: string, baseDir: string): Config
   });
   if (yaml.problems.length > 0) return fail(yaml.problems);
   // An empty file is `null` in YAML; say what is missing rather than "must be a mapping".
-  const data = yaml.data === null || yaml.data === undefined ? {} : yaml.data;
+  const data = yaml.data ?? {};
   const schemaProblems = checkSchema(data);
   if (schemaProblems.length > 0) return fail(schemaProblems);
   const built = buildConfig(data as RawConfig, file, baseDir);
@@ -58,10 +60,7 @@ export function formatConfigErrors(errors: readonly ConfigError[]): string {
   return errors.map((e) => `${e.file}${e.line === undefined ? "" : `:${e.line}`}: ${e.path}: ${e.rule}`).join("\n");
 }
 
-/** Document order: by line (errors without one first), then as found. */
+/** Document order: by line (errors without one first), then as found (Array.prototype.sort is stable). */
 function sortErrors(errors: ConfigError[]): ConfigError[] {
-  return errors
-    .map((e, i) => ({ e, i }))
-    .sort((a, b) => (a.e.line ?? 0) - (b.e.line ?? 0) || a.i - b.i)
-    .map(({ e }) => e);
+  return errors.sort((a, b) => (a.line ?? 0) - (b.line ?? 0));
 }

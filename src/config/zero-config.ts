@@ -14,13 +14,14 @@ export const DISCOVERY_SKILLS: readonly string[] = ["**/SKILL.md", "**/skills/.*
 
 /** `My Skills_v2` => `my-skills-v2`; `Café` => `cafe`; `日本` => `` (nothing usable is left). */
 export function slugName(text: string): string {
-  const slug = text
+  const dashed = text
     .normalize("NFKD")
     .replace(/[\u0300-\u036f]/g, "") // the accents NFKD split off
     .toLowerCase()
-    .replace(/[^a-z0-9]+/g, "-")
-    .replace(/^-+|-+$/g, "");
-  return slug.slice(0, MAX_NAME).replace(/-+$/, "");
+    .replace(/[^a-z0-9]+/g, "-");
+  // `dashed` holds no run of two '-': one at either end is all there is to trim, before and after the cut.
+  const slug = dashed.replace(/^-|-$/g, "");
+  return slug.slice(0, MAX_NAME).replace(/-$/, "");
 }
 
 /** Each directory (as the user wrote it, relative to `cwd`) becomes library and plugin `slugName(basename)`.
