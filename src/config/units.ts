@@ -29,9 +29,12 @@ export function parseDuration(value: string | number): number | undefined {
 
 /** `8MiB` => 8388608, `512KiB` => 524288, `1MB` => 1000000, `1024` => 1024 (a number is bytes, floored). */
 export function parseSize(value: string | number): number | undefined {
-  if (typeof value === "number") return Number.isFinite(value) && value >= 0 ? Math.floor(value) : undefined;
-  const m = SIZE.exec(value);
-  if (m === null) return undefined;
-  const bytes = Math.floor(Number(m[1]) * (BYTES_PER[m[2] ?? "B"] ?? Number.NaN));
+  const bytes = typeof value === "number" ? (value >= 0 ? Math.floor(value) : Number.NaN) : sizeOf(value);
+  // A size written as a number is held to the same bound as one written with a unit.
   return Number.isSafeInteger(bytes) ? bytes : undefined;
+}
+
+function sizeOf(value: string): number {
+  const m = SIZE.exec(value);
+  return m === null ? Number.NaN : Math.floor(Number(m[1]) * (BYTES_PER[m[2] ?? "B"] ?? Number.NaN));
 }

@@ -36,6 +36,13 @@ test.each([
   { value: "8mib", bytes: undefined },
   { value: "8 M", bytes: undefined },
   { value: "99999999999GiB", bytes: undefined },
+  { value: 1e21, bytes: undefined },
+  { value: 2 ** 53, bytes: undefined },
+  { value: 2 ** 53 - 1, bytes: 2 ** 53 - 1 },
+  { value: 1.9, bytes: 1 },
+  { value: -1, bytes: undefined },
+  { value: Number.POSITIVE_INFINITY, bytes: undefined },
+  { value: Number.NaN, bytes: undefined },
 ])("size $value -> $bytes", ({ value, bytes }) => {
   expect(parseSize(value)).toBe(bytes);
 });
