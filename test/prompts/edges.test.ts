@@ -3,7 +3,7 @@
 // dotted file name, a YAML alias, a name with a dash), asserted as exact values.
 import { describe, expect, test } from "vitest";
 import type { Dialect } from "../../src/config/types.js";
-import { compileClaude, findClaudeMarkers } from "../../src/prompts/claude.js";
+import { compileClaude, findClaudeMarkers, splitArgumentWords } from "../../src/prompts/claude.js";
 import { hasCopilotInput } from "../../src/prompts/copilot.js";
 import { classifyArguments, INVALID_ARGUMENTS, isClaudeCommand } from "../../src/prompts/dialect.js";
 import { parseFrontmatter, trimBody } from "../../src/prompts/frontmatter.js";
@@ -77,8 +77,25 @@ describe("claude arguments", () => {
         { name: "arguments", description: GENERIC, required: false },
       ],
     },
-  ])("$title", ({ yaml, args }) => {
-    expect(command(yaml)).toEqual(args);
+    {
+      title: "names and a word placeholder: the free text is an argument too",
+      yaml: "arguments: [x]",
+      body: "$x $0",
+      args: [
+        { name: "x", required: false },
+        { name: "arguments", description: GENERIC, required: false },
+      ],
+    },
+  ])("$title", ({ yaml, body, args }) => {
+    expect(command(yaml, body)).toEqual(args);
+  });
+
+  test.each([
+    ["' a' b", [" a", "b"]],
+    ["x 'y z'", ["x", "y z"]],
+    ["'a' 'b", ["a", "'b"]],
+  ])("the words of %j are %j", (text, words) => {
+    expect(splitArgumentWords(text)).toEqual(words);
   });
 
   test.each([
