@@ -196,6 +196,7 @@ describe("frontmatter at its edges", () => {
   });
 
   test.each([
+    { text: "---\t\ndescription: d\n---\nB", result: { ok: true, data: { description: "d" }, body: "B" } },
     { text: "---\n---", result: { ok: true, data: {}, body: "" } },
     { text: "\uFEFF---\nname: n\n---\nBody", result: { ok: true, data: { name: "n" }, body: "Body" } },
     { text: "---\r\n---\r\n\r\nBody\r\n", result: { ok: true, data: {}, body: "Body" } },
@@ -322,6 +323,8 @@ describe("skillshelf arguments at their edges", () => {
 describe("names and placeholders", () => {
   test.each([
     ["topic", true],
+    ["Topic", true],
+    ["aB", true],
     ["file_name", true],
     ["source-lang", true],
     ["_x", true],
@@ -351,6 +354,9 @@ describe("names and placeholders", () => {
 
   test.each([
     ["${input:x}", true],
+    ["${input:Xy}", true],
+    ["${input:a_b}", true],
+    ["${input:x:a\rb}", false],
     ["${input:file-name:The file}", true],
     ["${input:_x2}", true],
     ["${input:2x}", false],
@@ -360,6 +366,12 @@ describe("names and placeholders", () => {
     ["before ${input:x} after", true],
   ])("hasCopilotInput(%j) is %s", (body, found) => {
     expect(hasCopilotInput(body)).toBe(found);
+  });
+
+  test("a placeholder text ends at the first closing brace", () => {
+    const def = defineFor("prompts/x.prompt.md", "---\n---\n${input:x:a} b}");
+    expect(def.arguments).toEqual([{ name: "x", description: "a", required: false }]);
+    expect(renderPrompt(def, { x: "v" })).toEqual({ ok: true, text: "v b}" });
   });
 
   test("copilot inputs named with a dash, a digit or a leading underscore are arguments; a line break ends a placeholder", () => {
@@ -372,6 +384,8 @@ describe("names and placeholders", () => {
 
   test.each([
     ["{{x}}", true],
+    ["{{Xy}}", true],
+    ["{{aB_c-9}}", true],
     ["{{ x-y }}", true],
     ["{{\t_1\t}}", true],
     ["{{ 1x }}", false],
