@@ -50,9 +50,10 @@ const PLANS = new WeakMap<Library, string>();
 function reusedLibrary(plan: LibraryPlan, plugins: ReadonlyMap<string, HarvestedPlugin>, previous: Shelf | undefined): Library | undefined {
   if (previous === undefined) return undefined;
   const before = previous.libraries.get(plan.name);
-  // Stryker disable next-line ConditionalExpression: equivalent; PLANS.get(undefined) is undefined, never the plan
-  if (before === undefined || PLANS.get(before) !== JSON.stringify(plan)) return undefined;
-  return plan.plugins.every((id) => plugins.get(id) === previous.plugins.get(id)) ? before : undefined;
+  if (before === undefined) return undefined;
+  // Both must be the same: each plugin's harvest (the very same object) and the plan.
+  const same = before.plugins.every((id) => plugins.get(id) === previous.plugins.get(id)) && PLANS.get(before) === JSON.stringify(plan);
+  return same ? before : undefined;
 }
 
 function buildLibrary(plan: LibraryPlan, plugins: ReadonlyMap<string, HarvestedPlugin>): Library {
