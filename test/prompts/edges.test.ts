@@ -5,7 +5,7 @@ import { describe, expect, test } from "vitest";
 import type { Dialect } from "../../src/config/types.js";
 import { compileClaude, findClaudeMarkers, splitArgumentWords } from "../../src/prompts/claude.js";
 import { hasCopilotInput } from "../../src/prompts/copilot.js";
-import { classifyArguments, INVALID_ARGUMENTS, isClaudeCommand } from "../../src/prompts/dialect.js";
+import { classifyArguments, detectDialect, INVALID_ARGUMENTS, isClaudeCommand, MIXED_ARGUMENTS } from "../../src/prompts/dialect.js";
 import { parseFrontmatter, trimBody } from "../../src/prompts/frontmatter.js";
 import {
   missingArguments,
@@ -34,11 +34,48 @@ describe("claude placeholders at their edges", () => {
   });
 
   test("text around placeholders is one segment per run", () => {
-    expect(defineFor("commands/c.md", "---\n---\nCost $HOME $ now $0$ARGUMENTS").segments).toEqual([
+    expect(defineFor("commands/c.md", "---\n---\nCost $HOME $ now $0$ARGUMENTS $ARGUMENTS[12]").segments).toEqual([
       { kind: "text", text: "Cost $HOME $ now " },
       { kind: "word", index: 0, raw: "$0" },
       { kind: "all" },
+      { kind: "text", text: " " },
+      { kind: "word", index: 12, raw: "$ARGUMENTS[12]" },
     ]);
+  });
+
+  test("a declared name 'arguments' is the free text: not given, it is empty", () => {
+    const def = defineFor("commands/c.md", "---\narguments: [arguments]\n---\n[$arguments]");
+    expect(def.segments).toEqual([{ kind: "text", text: "[" }, { kind: "all" }, { kind: "text", text: "]" }]);
+    expect(renderPrompt(def, {})).toEqual({ ok: true, text: "[]" });
+  });
+
+  test.each([
+    { names: "[file, file-name]", body: "$file-name|$file|$files", text: "B|A|$files" },
+    { names: "[file-name, file]", body: "$file-name|$file|$files", text: "B|A|$files" },
+    { names: "[x]", body: "ax b $x", text: "ax b A" },
+  ])("declared names $names in $body", ({ names, body, text }) => {
+    const def = defineFor("commands/c.md", `---\narguments: ${names}\n---\n${body}`);
+    const args: PromptArgs = names === "[x]" ? { x: "A" } : { file: "A", "file-name": "B" };
+    expect(renderPrompt(def, args)).toEqual({ ok: true, text });
+  });
+
+  test.each<{ title: string; names: string; body: string; args: PromptArgs; text: string }>([
+    {
+      title: "a name not given places nothing: the given one is appended",
+      names: "[x, y]",
+      body: "$x",
+      args: { y: "Y" },
+      text: "$x\n\nARGUMENTS: Y",
+    },
+    {
+      title: "empty free text places nothing: the given name is appended",
+      names: "[x]",
+      body: "$ARGUMENTS",
+      args: { x: "X" },
+      text: "ARGUMENTS: X",
+    },
+  ])("$title", ({ names, body, args, text }) => {
+    expect(renderPrompt(defineFor("commands/c.md", `---\narguments: ${names}\n---\n${body}`), args)).toEqual({ ok: true, text });
   });
 
   test.each([
@@ -163,6 +200,14 @@ describe("the dialect rules' helpers", () => {
     expect(reasonFor("prompts/x.md", `---\n${yaml}\n---\nBody`)).toBe(INVALID_ARGUMENTS);
   });
 
+  test.each([
+    { arguments: ["a", { name: "b" }], result: { ok: false, reason: MIXED_ARGUMENTS } },
+    { arguments: [1], result: { ok: false, reason: INVALID_ARGUMENTS } },
+    { arguments: [{ name: "b" }], result: { ok: true, dialect: "skillshelf" } },
+  ])("detectDialect over arguments $arguments", ({ arguments: declared, result }) => {
+    expect(detectDialect({ path: "prompts/x.md", text: "", command: false }, { arguments: declared }, "", "auto")).toEqual(result);
+  });
+
   test.each<[Dialect, string]>([
     ["copilot", "has 'applyTo' in its frontmatter, so it is an instruction file, not a prompt"],
     ["claude", "parsed"],
@@ -258,6 +303,7 @@ describe("parsing at its edges", () => {
     { title: "a null description", text: "---\ndescription:\n---\n\r\n  ### Deploy it ##  \r\nmore", description: "Deploy it ##" },
     { title: "a blank description", text: "---\ndescription: '   '\n---\n#hash", description: "hash" },
     { title: "heading marks alone", text: "---\n---\n ## \n#\nText", description: "Text" },
+    { title: "a '#' inside a line", text: "---\n---\nC# tips: use C# here", description: "C# tips: use C# here" },
   ])("$title: the description is the first body line", ({ text, description }) => {
     expect(defineFor("prompts/x.md", text).description).toBe(description);
   });
@@ -347,7 +393,7 @@ describe("names and placeholders", () => {
     ["-", false],
     [".", false],
     ["ab", false],
-    [undefined, false],
+    ["", false],
   ])("isWordChar(%j) is %s", (ch, word) => {
     expect(isWordChar(ch)).toBe(word);
   });
@@ -376,7 +422,8 @@ describe("names and placeholders", () => {
 
   test("copilot inputs named with a dash, a digit or a leading underscore are arguments; a line break ends a placeholder", () => {
     const def = defineFor("prompts/x.prompt.md", "---\n---\n${input:file-name} ${input:_x2:Why} ${input:2x} ${input:y:a\nb}");
-    expect(def.arguments).toEqual([
+    // Strict: an input without a placeholder has no description key at all.
+    expect(def.arguments).toStrictEqual([
       { name: "file-name", required: false },
       { name: "_x2", description: "Why", required: false },
     ]);
