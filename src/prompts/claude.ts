@@ -64,7 +64,7 @@ function compileBody(body: string, names: readonly string[]): Segment[] {
 export function findClaudeMarkers(body: string): { readonly all: boolean; readonly positional: boolean } {
   let all = false;
   let positional = false;
-  // Stryker disable next-line StringLiteral: equivalent; every marker starts with '$', so a scan from 0 finds the same
+  // Stryker disable next-line StringLiteral: equivalent; every marker starts with '$', so a scan of every position finds the same
   for (let at = body.indexOf("$"); at !== -1; at = body.indexOf("$", at + 1)) {
     const found = builtinAt(body, at);
     if (found === null) continue;
@@ -131,8 +131,7 @@ export function splitArgumentWords(text: string): string[] {
   const isSpace = (at: number) => /\s/.test(text.charAt(at));
   const n = text.length;
   let i = 0;
-  // Stryker disable next-line EqualityOperator: equivalent; at i = n the loop below breaks at once
-  while (i < n) {
+  for (;;) {
     while (isSpace(i)) i++;
     if (i >= n) break;
     const quote = text.charAt(i);
@@ -147,7 +146,6 @@ export function splitArgumentWords(text: string): string[] {
       unclosed.add(quote);
     }
     let j = i;
-    // Stryker disable next-line EqualityOperator: equivalent; j = n + 1 slices the same word and ends the outer loop
     while (j < n && !isSpace(j)) j++;
     words.push(text.slice(i, j));
     i = j;
