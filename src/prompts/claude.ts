@@ -78,10 +78,8 @@ export function findClaudeMarkers(body: string): { readonly all: boolean; readon
 export function compileClaude(declared: unknown, hint: unknown, body: string): Compiled {
   let names: string[];
   if (declared === undefined || declared === null) names = [];
-  else if (typeof declared === "string") {
-    // Stryker disable next-line Regex: equivalent; the empty strings a single-space split adds are filtered out
-    names = declared.split(/\s+/).filter((n) => n !== "");
-  } else if (Array.isArray(declared)) {
+  else if (typeof declared === "string") names = declared.split(/\s+/).filter((n) => n !== "");
+  else if (Array.isArray(declared)) {
     if (declared.some((n) => typeof n !== "string")) {
       return {
         ok: false,
