@@ -18,6 +18,7 @@ export function compileCopilot(body: string): Compiled {
   const descriptions = new Map<string, string | undefined>();
   let last = 0;
   for (const match of body.matchAll(INPUT)) {
+    // Stryker disable next-line StringLiteral: equivalent; the name group takes part in every match
     const name = match[1] ?? "";
     const placeholder = match[2]?.trim() || undefined;
     if (!descriptions.has(name) || descriptions.get(name) === undefined) descriptions.set(name, placeholder);

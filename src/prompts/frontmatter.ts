@@ -33,7 +33,7 @@ export function parseFrontmatter(text: string): FrontmatterResult {
     return { ok: false, reason: `prompt frontmatter is not valid YAML: ${describeYamlError(error)}` };
   }
   // An empty block (`---\n---`) is an empty mapping: the author marked the file as a prompt and declared nothing.
-  if (data === null || data === undefined) return { ok: true, data: {}, body };
+  if (data === null) return { ok: true, data: {}, body };
   if (typeof data !== "object" || Array.isArray(data)) {
     return { ok: false, reason: "prompt frontmatter is not a mapping of keys to values" };
   }
@@ -48,8 +48,9 @@ export function trimBody(body: string): string {
 /** The yaml message's first line with the line number counted in the file (the `---` line is line 1). */
 function describeYamlError(error: unknown): string {
   if (!(error instanceof YAMLParseError)) return "the YAML could not be read";
-  const first = error.message.split("\n", 1)[0] ?? "";
+  const [first] = error.message.split("\n", 1) as [string];
   const what = first.replace(/ at line \d+, column \d+:?$/, "");
+  // Stryker disable next-line OptionalChaining: defence in depth; yaml's parse sets linePos on each error it throws
   const line = error.linePos?.[0]?.line;
   return line === undefined ? what : `${what} (line ${line + 1} of the file)`;
 }

@@ -7,7 +7,7 @@ import { classifyArguments, detectDialect, INVALID_ARGUMENTS, isClaudeCommand, M
 import { parseFrontmatter, trimBody } from "./frontmatter.js";
 import { compileSkillshelf } from "./skillshelf.js";
 import type { Compiled, HarvestedPromptFile, ParsedPrompt, ParseResult, PromptDialect } from "./types.js";
-import type { SkipRow } from "../address/index.js";
+import { compareCodeUnits, type SkipRow } from "../address/index.js";
 
 /** `prompts/investigate.prompt.md` => `investigate`; `commands/review.md` => `review`; `notes/x.txt` => `x`. */
 export function parsePromptStem(path: string): string {
@@ -87,7 +87,7 @@ export function parsePromptFiles(
   const prompts: ParsedPrompt[] = [];
   const skipped: SkipRow[] = [];
   const claimed = new Map<string, string>();
-  const sorted = [...files].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  const sorted = [...files].sort((a, b) => compareCodeUnits(a.path, b.path));
   for (const file of sorted) {
     const result = parsePromptFile(file, dialect);
     if (!result.ok) {

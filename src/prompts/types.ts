@@ -86,15 +86,13 @@ export function describeBadName(name: string): string {
   return `argument name '${name}' is not valid; a name is letters, digits, '_' and '-', starting with a letter or '_'`;
 }
 
-/** Appends text to compiled segments, merging it into a text segment before it: `[text "a"] + "b"` => `[text "ab"]`. */
+/** Appends a text run to compiled segments; an empty run adds nothing. Each dialect pushes a placeholder between two
+ *  runs, so two runs never meet. */
 export function pushText(segments: Segment[], text: string): void {
-  if (text === "") return;
-  const prev = segments[segments.length - 1];
-  if (prev?.kind === "text") segments[segments.length - 1] = { kind: "text", text: prev.text + text };
-  else segments.push({ kind: "text", text });
+  if (text !== "") segments.push({ kind: "text", text });
 }
 
 /** A character that continues a `$name` / `$ARGUMENTS` word, so `$ARGUMENTS_FILE` is not `$ARGUMENTS`. */
-export function isWordChar(ch: string | undefined): boolean {
-  return ch !== undefined && /^[A-Za-z0-9_]$/.test(ch);
+export function isWordChar(ch: string): boolean {
+  return /^[A-Za-z0-9_]$/.test(ch);
 }

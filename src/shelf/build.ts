@@ -1,6 +1,7 @@
 // Pure: harvested plugins + library plans → one immutable shelf. No disk, no clock (the caller passes `built`).
 import { buildPromptDefs, formatPromptName, type PromptDef } from "../prompts/index.js";
 import {
+  ancestorsOf,
   compareCodeUnits,
   digestBytes,
   formatSkillUri,
@@ -47,9 +48,12 @@ const PLANS = new WeakMap<Library, string>();
 
 /** The previous shelf's library when its plan is the same and each of its plugins is the very same harvest. */
 function reusedLibrary(plan: LibraryPlan, plugins: ReadonlyMap<string, HarvestedPlugin>, previous: Shelf | undefined): Library | undefined {
-  const before = previous?.libraries.get(plan.name);
-  if (before === undefined || PLANS.get(before) !== JSON.stringify(plan)) return undefined;
-  return plan.plugins.every((id) => plugins.get(id) === previous?.plugins.get(id)) ? before : undefined;
+  if (previous === undefined) return undefined;
+  const before = previous.libraries.get(plan.name);
+  if (before === undefined) return undefined;
+  // Both must be the same: each plugin's harvest (the very same object) and the plan.
+  const same = before.plugins.every((id) => plugins.get(id) === previous.plugins.get(id)) && PLANS.get(before) === JSON.stringify(plan);
+  return same ? before : undefined;
 }
 
 function buildLibrary(plan: LibraryPlan, plugins: ReadonlyMap<string, HarvestedPlugin>): Library {
@@ -170,33 +174,28 @@ class Claims {
   /** Claims what `plugin` serves, leaving out the keys it lost. */
   claim(id: string, plugin: HarvestedPlugin, stems: readonly string[], lost: ReadonlySet<string>): void {
     for (const stem of stems) if (!lost.has(`prompt:${stem}`)) this.prompts.set(stem, id);
-    const paths: string[] = [];
     for (const skill of plugin.skills) {
       const address = skill.address.join("/");
       if (lost.has(`skill:${address}`)) continue;
       this.skills.set(address, id);
-      paths.push(address);
+      this.claimAncestors(address, id);
     }
     for (const file of plugin.libraryFiles) {
       if (lost.has(`file:${file.path}`)) continue;
       this.files.set(file.path, id);
-      paths.push(file.path);
-    }
-    for (const path of paths) {
-      for (let end = path.indexOf("/"); end !== -1; end = path.indexOf("/", end + 1)) {
-        const ancestor = path.slice(0, end);
-        if (!this.ancestors.has(ancestor)) this.ancestors.set(ancestor, id);
-      }
+      this.claimAncestors(file.path, id);
     }
   }
 
-  /** The claimed skill whose address is a proper ancestor of `path`, as [address, plugin]. */
+  /** Each proper ancestor of `path` not yet held is held by `id`: the first plugin to reach a folder keeps it. */
+  private claimAncestors(path: string, id: string): void {
+    for (const ancestor of ancestorsOf(path)) if (!this.ancestors.has(ancestor)) this.ancestors.set(ancestor, id);
+  }
+
+  /** The outermost claimed skill whose address is a proper ancestor of `path`, as [address, plugin]. */
   private owningSkill(path: string): [string, string] | null {
-    for (let end = path.indexOf("/"); end !== -1; end = path.indexOf("/", end + 1)) {
-      const owner = this.skills.get(path.slice(0, end));
-      if (owner !== undefined) return [path.slice(0, end), owner];
-    }
-    return null;
+    const outer = [...ancestorsOf(path)].reverse().find((ancestor) => this.skills.has(ancestor));
+    return outer === undefined ? null : [outer, this.skills.get(outer) as string];
   }
 
   private uri(path: string): string {

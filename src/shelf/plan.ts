@@ -33,10 +33,7 @@ export function planLibraries(
       if (problem !== undefined) errors.push(problem);
       else named.push(name);
     }
-    const selected = selectLibraryPlugins(
-      { plugins: named, ...(library.pluginSelector === undefined ? {} : { pluginSelector: library.pluginSelector }) },
-      plugins,
-    );
+    const selected = selectLibraryPlugins({ ...library, plugins: named }, plugins);
     for (const id of selected) if (!chosen.includes(id)) chosen.push(id);
     return {
       name: library.name,

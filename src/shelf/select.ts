@@ -18,7 +18,7 @@ export function compileSelector(spec: SelectorSpec): (meta: PluginMeta) => boole
 
 /** Any-of: the plugin's category is one of `categories`. An empty list matches everything. */
 function matchesCategories(categories: readonly string[], meta: PluginMeta): boolean {
-  return categories.length === 0 || (meta.category !== undefined && categories.includes(meta.category));
+  return categories.length === 0 || categories.some((category) => category === meta.category);
 }
 
 function matchesTagGroups(groups: readonly TagGroup[], meta: PluginMeta): boolean {

@@ -319,6 +319,17 @@ describe("rebuilding from the previous shelf", () => {
     const b3 = await plugin("reuse-b", { "skills/two/SKILL.md": skillMd("two", "# changed again\n") });
     const next = buildShelf({ generation: 2, built: "y", libraries: both, plugins: [a, b3], fetches: new Map(), previous: first });
     expect(next.libraries.get("both")).not.toBe(first.libraries.get("both"));
+    // A library the previous shelf did not have is built.
+    const added = buildShelf({
+      generation: 3,
+      built: "y",
+      libraries: [...both, { name: "fresh", description: "", plugins: ["reuse-a"] }],
+      plugins: [a, b3],
+      fetches: new Map(),
+      previous: next,
+    });
+    expect(added.libraries.get("both")).toBe(next.libraries.get("both"));
+    expect(added.libraries.get("fresh")?.skills.has("one")).toBe(true);
     // Without a previous shelf nothing is reused.
     expect(
       buildShelf({ generation: 1, built: "z", libraries: both, plugins: [a, b3], fetches: new Map() }).libraries.get("both"),
