@@ -29,6 +29,12 @@ export function parsePromptFile(file: HarvestedPromptFile, dialect: Dialect): Pa
   const commandWithoutFrontmatter =
     !parsed.ok && parsed.absent === true && (dialect === "claude" || (dialect === "auto" && isClaudeCommand(file)));
   const fm = commandWithoutFrontmatter ? ({ ok: true, data: {}, body: trimBody(file.text.replace(/^\uFEFF/, "")) } as const) : parsed;
+  // A command file of a plugin configured for another dialect: "outside commands/" would name the wrong rule.
+  if (!fm.ok && fm.absent === true && (dialect === "copilot" || dialect === "skillshelf") && isClaudeCommand(file))
+    return {
+      ok: false,
+      reason: `prompt has no frontmatter; in the ${dialect} dialect every prompt file starts with a YAML block between '---' lines`,
+    };
   if (!fm.ok) return fm;
   const { data, body } = fm;
 

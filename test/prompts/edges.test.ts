@@ -287,7 +287,10 @@ describe("parsing at its edges", () => {
         { kind: "text", text: "." },
       ]);
     } else {
-      expect(result).toEqual({ ok: false, absent: true, reason: NO_FRONTMATTER });
+      expect(result).toEqual({
+        ok: false,
+        reason: `prompt has no frontmatter; in the ${dialect} dialect every prompt file starts with a YAML block between '---' lines`,
+      });
     }
   });
 

@@ -156,6 +156,20 @@ describe("Claude commands without frontmatter", () => {
     expect(prompt?.arguments.map((a) => a.name)).toEqual(["arguments"]);
   });
 
+  test.each(["copilot", "skillshelf"] as const)(
+    "a command file without frontmatter in the %s dialect is skipped by that dialect's rule",
+    (dialect) => {
+      const result = parsePromptFiles([{ path: "commands/review.md", text: "Review $ARGUMENTS\n", command: true }], dialect);
+      expect(result.prompts).toEqual([]);
+      expect(result.skipped).toEqual([
+        {
+          path: "commands/review.md",
+          reason: `prompt has no frontmatter; in the ${dialect} dialect every prompt file starts with a YAML block between '---' lines`,
+        },
+      ]);
+    },
+  );
+
   test("outside commands/ a file without frontmatter is still skipped", () => {
     const result = parsePromptFiles([{ path: "prompts/review.md", text: "Review $ARGUMENTS\n", command: false }], "auto");
     expect(result.prompts).toEqual([]);
