@@ -42,8 +42,7 @@ export function readDirectory(shelf: Shelf, scope: Scope, uri: string): Director
 }
 
 function notFound(uri: string, lib: LibraryView | null, segments: readonly string[] | null): DirectoryAnswer {
-  const answer = formatNotFound(uri, lib, segments);
-  return { kind: "notFound", uri, message: answer.kind === "notFound" ? answer.message : `Not found: ${uri}.` };
+  return { kind: "notFound", uri, message: formatNotFound(uri, lib, segments).message };
 }
 
 /** Children by name, or null when the address is no directory the scope sees. */

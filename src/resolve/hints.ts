@@ -11,7 +11,11 @@ export const NOT_FOUND_ADVICE =
   "Start from the resource listing (resources/list, or the list_resources tool) to see what this server serves.";
 
 /** `Not found: <uri as sent>. <hint sentence or advice>` */
-export function formatNotFound(uri: string, lib: LibraryView | null, segments: readonly string[] | null): Answer {
+export function formatNotFound(
+  uri: string,
+  lib: LibraryView | null,
+  segments: readonly string[] | null,
+): Extract<Answer, { kind: "notFound" }> {
   const hint = lib === null || segments === null ? null : formatHint(lib, segments);
   return { kind: "notFound", uri, message: `Not found: ${uri}. ${hint ?? NOT_FOUND_ADVICE}` };
 }
