@@ -24,11 +24,16 @@ import { documentPages } from "../../src/resolve/resolve.js";
 import { compareCodeUnits } from "../../src/address/index.js";
 import type { HarvestedPlugin, PluginMeta } from "../../src/harvest/index.js";
 import type { PromptDef } from "../../src/prompts/index.js";
-import type { Library, Shelf } from "../../src/shelf/index.js";
+import type { Library, Shelf, Skill } from "../../src/shelf/index.js";
 import { EXAMPLE } from "./example-shelf.js";
 import { buildTestShelf, digestOf, scopeOf, type ShelfSpec } from "./shelf-fixture.js";
 
 const bytes = (text: string): number => new TextEncoder().encode(text).byteLength;
+
+function read(shelf: Shelf, uri: string): string {
+  const answer = resolve(shelf, FULL_SCOPE, uri);
+  return answer.kind === "document" ? answer.text : `${answer.kind} ${uri}`;
+}
 
 function promptOf(library: string, stem: string, plugin: string | undefined, description = `The ${stem} prompt.`): PromptDef {
   return {
@@ -657,5 +662,99 @@ describe("compileScope: ceilings, unions and requests", () => {
     const without = { ...shelf, libraries: new Map([...shelf.libraries].filter(([name]) => name !== "ops")) as Map<string, Library> };
     expect(on(without)).toBe(NO_SCOPE);
     expect(resolve(without, on(without), "skill://docs/write/SKILL.md").kind).toBe("notFound");
+  });
+});
+
+describe("library files a read would refuse are never listed", () => {
+  // Inserted out of order; `_index.md`, `sub/_files-2.md` pose as generated documents, `good/x.md` lies inside a
+  // skill's address, `a\\b.md` holds a separator.
+  const shelf = (): Shelf =>
+    buildTestShelf({
+      plugins: [
+        {
+          id: "p",
+          skills: [{ dir: "skills/good", files: { "ok.md": "ok\n", "we\\ird.md": "w\n", "deep/z.md": "z\n" } }],
+          libraryFiles: {
+            "zeta.md": "z\n",
+            "_index.md": "posing\n",
+            "sub/_files-2.md": "posing\n",
+            "good/x.md": "shadowed\n",
+            "a\\b.md": "separator\n",
+            "Alpha.md": "A\n",
+            "sub/beta.md": "b\n",
+          },
+        },
+        { id: "q", libraryFiles: { "b.md": "q's\n", "a.md": "q's\n" } },
+      ],
+      libraries: [{ name: "lib", plugins: ["p", "q"] }],
+    });
+
+  test("_files.md lists the rest in plugin order, then path order", () => {
+    expect(read(shelf(), "skill://lib/_files.md")).toBe(
+      [
+        "# lib — 5 library files",
+        "",
+        "These files sit outside every skill; skills cite them, so read one when a skill points to it.",
+        "",
+        "skill://lib/Alpha.md",
+        "skill://lib/sub/beta.md",
+        "skill://lib/zeta.md",
+        "skill://lib/a.md",
+        "skill://lib/b.md",
+        "",
+      ].join("\n"),
+    );
+  });
+
+  test("a directory read of the library root shows neither", () => {
+    expect(readDirectory(shelf(), FULL_SCOPE, "skill://lib")).toEqual({
+      kind: "directory",
+      uri: "skill://lib",
+      entries: [
+        { uri: "skill://lib/Alpha.md", name: "Alpha.md", mimeType: "text/markdown", size: 2 },
+        { uri: "skill://lib/a.md", name: "a.md", mimeType: "text/markdown", size: 4 },
+        { uri: "skill://lib/b.md", name: "b.md", mimeType: "text/markdown", size: 4 },
+        { uri: "skill://lib/good", name: "good", mimeType: "inode/directory" },
+        { uri: "skill://lib/sub", name: "sub", mimeType: "inode/directory" },
+        { uri: "skill://lib/zeta.md", name: "zeta.md", mimeType: "text/markdown", size: 2 },
+      ],
+    });
+  });
+
+  test("the skill's manifest leaves out the path no URI can name, and its hints name only listed directories", () => {
+    const text = read(shelf(), "skill://lib/good/_manifest");
+    expect(JSON.parse(text)).toEqual({
+      skill: "lib/good",
+      files: ["SKILL.md", "deep/z.md", "ok.md"].map((path) => expect.objectContaining({ path })),
+    });
+    const answer = resolve(shelf(), FULL_SCOPE, "skill://lib/good/deep");
+    expect(answer.kind === "notFound" && answer.message).toBe(
+      "Not found: skill://lib/good/deep. It is a directory inside a skill: read skill://lib/good/_manifest.",
+    );
+  });
+});
+
+describe("a skill whose address is empty is never served", () => {
+  const shelf = (): Shelf => {
+    const base = buildTestShelf({
+      plugins: [{ id: "p", skills: [{ dir: "skills/good" }] }],
+      libraries: [
+        { name: "lib", plugins: ["p"] },
+        { name: "bare", plugins: ["p"] },
+      ],
+    });
+    for (const name of ["lib", "bare"]) {
+      const library = base.libraries.get(name) as Library;
+      const good = library.skills.get("good") as Skill;
+      const skills = new Map(name === "bare" ? [] : library.skills);
+      skills.set("", { ...good, address: [], name: "root", uri: `skill://${name}` });
+      (base.libraries as Map<string, Library>).set(name, { ...library, skills });
+    }
+    return base;
+  };
+  test("neither the listing nor the library's hint names it", () => {
+    expect(listingRows(shelf(), FULL_SCOPE, true).map((row) => row.uri)).toEqual(["skill://lib/_index.md", "skill://lib/good/SKILL.md"]);
+    const answer = resolve(shelf(), FULL_SCOPE, "skill://bare");
+    expect(answer.kind === "notFound" && answer.message).toBe(`Not found: skill://bare. ${NOT_FOUND_ADVICE}`);
   });
 });
