@@ -18,8 +18,7 @@ function isEmpty(spec: ScopeSpec | null): boolean {
   return spec === null || (spec.library === undefined && (spec.categories ?? []).length === 0 && (spec.tags ?? []).length === 0);
 }
 
-function formatKey(spec: ScopeSpec | null): string {
-  if (spec === null) return "";
+function formatKey(spec: ScopeSpec): string {
   const sorted = (items: readonly string[] | undefined): string[] => [...(items ?? [])].sort();
   return JSON.stringify([spec.library ?? null, sorted(spec.categories), sorted(spec.tags)]);
 }
@@ -33,8 +32,9 @@ function grantsOf(ceiling: Ceiling | null): readonly ScopeSpec[] | null {
 
 function formatCeilingKey(grants: readonly ScopeSpec[] | null, union: boolean): string {
   if (grants === null) return "";
-  if (!union) return formatKey(grants[0] ?? null);
-  return `any${JSON.stringify([...new Set(grants.map(formatKey))].sort())}`;
+  const keys = grants.map(formatKey);
+  // Not a union: exactly one grant.
+  return union ? `any${JSON.stringify([...new Set(keys)].sort())}` : (keys[0] as string);
 }
 
 /** How one caller sees any shelf: its scope compiled against that very shelf. A scope compiled against one shelf is

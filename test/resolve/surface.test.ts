@@ -501,6 +501,12 @@ describe("compileScope: ceilings, unions and requests", () => {
       expect: { library: "docs", plugins: ["a", "c"], byLibrary: undefined, key: '["docs",[],[]]|[null,[],[]]' },
     },
     {
+      name: "a ceiling of one tag across libraries",
+      ceiling: { tags: ["oncall"] },
+      request: {},
+      expect: { library: null, plugins: ["a"], byLibrary: undefined, key: '[null,[],["oncall"]]|[null,[],[]]' },
+    },
+    {
       name: "a union of one scope is that scope",
       ceiling: { anyOf: [{ library: "docs" }] },
       request: { tags: ["public"] },
