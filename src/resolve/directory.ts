@@ -2,9 +2,9 @@
 // Every directory counts: a library, a folder, a skill root, a subdirectory inside a skill, a directory of
 // library files. Files and unknown addresses are not directories. Generated documents are not listed: a
 // directory read shows the tree itself, and the indexes stay one read away.
-import { compareCodeUnits, formatSkillUri, MARKDOWN, memoize, parseSkillUri, SKILL_FILE } from "../address/index.js";
+import { compareCodeUnits, formatSkillUri, isAddressableSegment, MARKDOWN, memoize, parseSkillUri, SKILL_FILE } from "../address/index.js";
 import { formatNotFound } from "./hints.js";
-import { prefixKeys } from "./lookup.js";
+import { lookup, prefixKeys } from "./lookup.js";
 import { libraryView, viewOf, type LibraryView } from "./view.js";
 import type { Scope } from "./types.js";
 import type { Shelf, Skill } from "../shelf/index.js";
@@ -67,17 +67,21 @@ function childrenOf(lib: LibraryView, segments: readonly string[]): Map<string, 
 function skillChildren(lib: LibraryView, skill: Skill, rest: readonly string[]): Map<string, Child> | null {
   const prefix = rest.length === 0 ? "" : `${rest.join("/")}/`;
   const out = new Map<string, Child>();
-  for (const path of skill.paths) {
+  for (const path of skill.files.keys()) {
     if (!path.startsWith(prefix)) continue;
+    // Only what a read answers with a file, as the manifest lists: no hidden path, no name a generated document
+    // takes, no segment a URI cannot carry. A directory is listed only when it holds such a file.
+    const segments = [...skill.address, ...path.split("/")];
+    if (!segments.every(isAddressableSegment)) continue;
+    const target = lookup(lib, segments);
+    if (target?.kind !== "file") continue;
+    const file = target.file;
     const tail = path.slice(prefix.length);
     const cut = tail.indexOf("/");
     if (cut !== -1) {
       out.set(tail.slice(0, cut), { kind: "dir" });
       continue;
     }
-    const file = skill.files.get(path);
-    if (file === undefined) continue;
-    const segments = [...skill.address, ...path.split("/")];
     const entry: DirectoryEntry =
       path === SKILL_FILE
         ? {
@@ -90,7 +94,8 @@ function skillChildren(lib: LibraryView, skill: Skill, rest: readonly string[]):
         : { uri: formatSkillUri(lib.library.name, segments), name: tail, mimeType: file.mimeType, size: file.size };
     out.set(tail, { kind: "file", entry });
   }
-  return rest.length > 0 && out.size === 0 ? null : out;
+  // A skill's own directory always holds its SKILL.md: only a path below it can hold nothing.
+  return out.size === 0 ? null : out;
 }
 
 /** Library files grouped by their directory key (`""` for the library root), computed once per view. */
@@ -105,7 +110,8 @@ const libraryFileChildren = memoize((lib: LibraryView): Map<string, Map<string, 
       if (depth === segments.length - 1) {
         const uri = formatSkillUri(lib.library.name, segments);
         children.set(segment, { kind: "file", entry: { uri, name: segment, mimeType: file.file.mimeType, size: file.file.size } });
-      } else if (!children.has(segment)) {
+      } else {
+        // A name is a file or a directory, never both: setting it again changes nothing.
         children.set(segment, { kind: "dir" });
       }
       key = key === "" ? segment : `${key}/${segment}`;

@@ -764,3 +764,55 @@ describe("a skill whose address is empty is never served", () => {
     expect(answer.kind === "notFound" && answer.message).toBe(`Not found: skill://bare. ${NOT_FOUND_ADVICE}`);
   });
 });
+
+describe("a directory read inside a skill lists only what reads back as that file", () => {
+  // Skill `a` holds a hidden file, a hidden directory, a file named like its folder index, a name with a separator,
+  // and the nested skill `b`.
+  const shelf = (): Shelf =>
+    buildTestShelf({
+      plugins: [
+        {
+          id: "p",
+          skills: [
+            {
+              dir: "skills/a",
+              files: { ".hidden.md": "h\n", ".conf/x.md": "x\n", "_index.md": "i\n", "we\\ird.md": "w\n", "ok/y.md": "y\n" },
+            },
+            { dir: "skills/a/b" },
+          ],
+        },
+      ],
+      libraries: [{ name: "l", plugins: ["p"] }],
+    });
+  const skillMd = (name: string): string => `---\nname: ${name}\ndescription: "The ${name} skill."\n---\n# ${name}\n`;
+
+  test("the skill's root", () => {
+    expect(readDirectory(shelf(), FULL_SCOPE, "skill://l/a")).toEqual({
+      kind: "directory",
+      uri: "skill://l/a",
+      entries: [
+        { uri: "skill://l/a/SKILL.md", name: "a", mimeType: "text/markdown", size: bytes(skillMd("a")), description: "The a skill." },
+        { uri: "skill://l/a/b", name: "b", mimeType: "inode/directory" },
+        { uri: "skill://l/a/ok", name: "ok", mimeType: "inode/directory" },
+      ],
+    });
+  });
+
+  test.each(["skill://l/a/.conf", "skill://l/a/.hidden.md", "skill://l/a/_index.md"])("%s is no directory", (uri) => {
+    expect(readDirectory(shelf(), FULL_SCOPE, uri).kind).toBe("notFound");
+  });
+
+  test("what the root leaves out does not read back as the file either", () => {
+    expect(
+      ["skill://l/a/.hidden.md", "skill://l/a/.conf/x.md", "skill://l/a/_index.md", "skill://l/a/we%5Cird.md"].map((uri) =>
+        read(shelf(), uri),
+      ),
+    ).toEqual([
+      "notFound skill://l/a/.hidden.md",
+      "notFound skill://l/a/.conf/x.md",
+      "# l/a — 1 skill\n\nskill://l/a/b/SKILL.md: The b skill.\n\n" +
+        "Read a folder's _index.md to see what it holds, a skill's SKILL.md for its instructions, and the skill's _manifest for the other files it ships.\n",
+      "notFound skill://l/a/we%5Cird.md",
+    ]);
+  });
+});
