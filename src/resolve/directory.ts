@@ -61,7 +61,8 @@ function childrenOf(lib: LibraryView, segments: readonly string[]): Map<string, 
     for (const skill of folder.skills) out.set(skill.address[skill.address.length - 1] as string, { kind: "dir" });
   }
   for (const [name, child] of libraryFileChildren(lib).get(key) ?? []) if (!out.has(name)) out.set(name, child);
-  return folder === undefined && !lib.fileDirs.has(key) && key !== "" ? null : out;
+  // No folder and no directory of library files: empty, which the caller answers as not found.
+  return out;
 }
 
 function skillChildren(lib: LibraryView, skill: Skill, rest: readonly string[]): Map<string, Child> | null {

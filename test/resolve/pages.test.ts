@@ -96,3 +96,28 @@ describe("a contents page whose page ranges would not fit names the pages alone"
     for (const uri of pages) expect(ENCODER.encode(read(shelf, uri)).length).toBeLessThanOrEqual(MAX_DOCUMENT_BYTES);
   });
 });
+
+describe("a document of exactly 32 KB is served whole", () => {
+  // `# w — 32 library files` (24 bytes), the advice (93), 36 newlines and 32 lines: 31 of 1,020 bytes and the last
+  // sized to make 32,768 bytes in all, or one more.
+  const shelfOf = (last: number): Shelf => {
+    const paths = [...Array.from({ length: 31 }, (_v, i) => pathOf(i, 1010)), pathOf(31, last)];
+    return buildTestShelf({
+      plugins: [{ id: "p", libraryFiles: Object.fromEntries(paths.map((path) => [path, "x"])) }],
+      libraries: [{ name: "w", plugins: ["p"] }],
+    });
+  };
+  const EXACT = MAX_DOCUMENT_BYTES - 24 - 93 - 36 - 31 * 1020 - "skill://w/".length;
+
+  test("at the bound: one document", () => {
+    const text = read(shelfOf(EXACT), "skill://w/_files.md");
+    expect(ENCODER.encode(text).length).toBe(MAX_DOCUMENT_BYTES);
+    expect(text.split("\n").slice(0, 5)).toEqual(["# w — 32 library files", "", FILES_ADVICE, "", `skill://w/${pathOf(0, 1010)}`]);
+  });
+
+  test("one byte over: a contents document instead", () => {
+    const lines = read(shelfOf(EXACT + 1), "skill://w/_files.md").split("\n");
+    expect(lines.slice(0, 2)).toEqual(["# w — 32 library files", ""]);
+    expect(lines[2]).toMatch(/^It is split into \d+ pages? of at most 32 KB/);
+  });
+});

@@ -319,6 +319,18 @@ describe("documentPages: the pages of a split document", () => {
     expect(documentPages(big, FULL_SCOPE, uri)).toEqual(pages);
     for (const page of pages) expect(resolve(big, FULL_SCOPE, page).kind).toBe("document");
   });
+
+  test("a split folder index names its pages by entry range, and each page is titled with the folder", () => {
+    const lines = read(big, "skill://big/team/_index.md").split("\n");
+    expect(lines.slice(0, 4)).toEqual([
+      "# big/team — 400 skills",
+      "",
+      "It is split into 3 pages of at most 32 KB; read the page whose range holds the name you look for.",
+      "",
+    ]);
+    expect(lines[4]).toMatch(/^skill:\/\/big\/team\/_index-1\.md: entries 1–\d+, skill-000 to skill-\d{3}$/);
+    expect(read(big, "skill://big/team/_index-2.md").split("\n")[0]).toBe("# big/team — page 2");
+  });
 });
 
 describe("readDirectory: the direct children of a directory address", () => {
@@ -813,6 +825,49 @@ describe("a directory read inside a skill lists only what reads back as that fil
       "# l/a — 1 skill\n\nskill://l/a/b/SKILL.md: The b skill.\n\n" +
         "Read a folder's _index.md to see what it holds, a skill's SKILL.md for its instructions, and the skill's _manifest for the other files it ships.\n",
       "notFound skill://l/a/we%5Cird.md",
+    ]);
+  });
+});
+
+describe("three levels of folders", () => {
+  const spec = (extra: readonly string[]): ShelfSpec => ({
+    plugins: [
+      { id: "p", skills: ["skills/team/deep/x", ...extra].map((dir) => ({ dir })), libraryFiles: { team: "a file named like a folder\n" } },
+    ],
+    libraries: [{ name: "l", plugins: ["p"] }],
+  });
+
+  test("each level's index names the level below, and a directory read shows the folder over a file of its name", () => {
+    const shelf = buildTestShelf(spec([]));
+    expect(read(shelf, "skill://l/team/_index.md").split("\n").slice(0, 3)).toEqual([
+      "# l/team — 1 skill",
+      "",
+      "skill://l/team/deep/_index.md: 1 skill",
+    ]);
+    expect(read(shelf, "skill://l/team/deep/_index.md").split("\n").slice(0, 3)).toEqual([
+      "# l/team/deep — 1 skill",
+      "",
+      "skill://l/team/deep/x/SKILL.md: The x skill.",
+    ]);
+    expect(readDirectory(shelf, FULL_SCOPE, "skill://l/team/deep")).toEqual({
+      kind: "directory",
+      uri: "skill://l/team/deep",
+      entries: [{ uri: "skill://l/team/deep/x", name: "x", mimeType: "inode/directory" }],
+    });
+    expect(readDirectory(shelf, FULL_SCOPE, "skill://l")).toEqual({
+      kind: "directory",
+      uri: "skill://l",
+      entries: [{ uri: "skill://l/team", name: "team", mimeType: "inode/directory" }],
+    });
+  });
+
+  test("a skill added two levels down changes every index above it", () => {
+    expect(changedUris(buildTestShelf(spec([])), buildTestShelf(spec(["skills/team/deep/y"])), FULL_SCOPE_ON)).toEqual([
+      "skill://l/_index.md",
+      "skill://l/team/_index.md",
+      "skill://l/team/deep/_index.md",
+      "skill://l/team/deep/y/SKILL.md",
+      "skill://l/team/deep/y/_manifest",
     ]);
   });
 });
