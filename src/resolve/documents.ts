@@ -176,7 +176,7 @@ export function manifestOf(lib: LibraryView, skill: Skill): Manifest {
     for (let end = path.indexOf("/"); end !== -1; end = path.indexOf("/", end + 1)) dirs.add(path.slice(0, end));
   }
   const id = JSON.stringify(`${lib.library.name}/${key}`);
-  // Stryker disable next-line ConditionalExpression: equivalent; a skill's SKILL.md always reads back, so the list is never empty.
+  // Stryker disable next-line ConditionalExpression,StringLiteral: equivalent; a skill's SKILL.md always reads back, so the list is never empty.
   const files = entries.length === 0 ? "[]" : `[\n${entries.join(",\n")}\n  ]`;
   const manifest = { text: `{\n  "skill": ${id},\n  "files": ${files}\n}\n`, dirs };
   lib.manifests.set(key, manifest);

@@ -80,3 +80,16 @@ describe("one entry larger than a page", () => {
     expect(read(shelf, "skill://w/_files-2.md").split("\n")[4]).toBe("skill://w/b.md");
   });
 });
+
+describe("a library index of more folders than one page holds", () => {
+  test("names each page's range by its first and last folder, each with a slash", () => {
+    const shelf = buildTestShelf({
+      plugins: [{ id: "a", skills: Array.from({ length: 1000 }, (_v, i) => ({ dir: `skills/f${String(i).padStart(4, "0")}/s` })) }],
+      libraries: [{ name: "b", plugins: ["a"] }],
+    });
+    const lines = read(shelf, "skill://b/_index.md").split("\n");
+    expect(lines[2]).toMatch(/^It is split into 2 pages/);
+    expect(lines[4]).toMatch(/^skill:\/\/b\/_index-1\.md: entries 1–\d+, f0000\/ to f\d{4}\/$/);
+    expect(lines[5]).toMatch(/^skill:\/\/b\/_index-2\.md: entries \d+–1000, f\d{4}\/ to f0999\/$/);
+  });
+});

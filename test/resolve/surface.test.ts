@@ -396,6 +396,10 @@ describe("readDirectory: the direct children of a directory address", () => {
     { uri: "skill://docs/guide", entries: [dir("skill://docs/guide/deep"), file("skill://docs/guide/intro.md", bytes("intro\n"))] },
     { uri: "skill://docs/guide/deep", entries: [file("skill://docs/guide/deep/more.md", bytes("more\n"))] },
     {
+      uri: "skill://grafana/grafana-lgtm/loki/references/deep",
+      entries: [file("skill://grafana/grafana-lgtm/loki/references/deep/more.md", bytes("more\n"))],
+    },
+    {
       uri: "skill://docs",
       entries: [file("skill://docs/a.md", bytes("a\n")), dir("skill://docs/guide")],
     },
