@@ -14,12 +14,11 @@ export type ScopeResult = { readonly ok: true; readonly scope: Scope } | { reado
 /** Distinct scopes are few; the bound only caps memory against a flood of distinct ones. */
 const MAX_SCOPES = 256;
 
-function isEmpty(spec: ScopeSpec | null): boolean {
-  return spec === null || (spec.library === undefined && (spec.categories ?? []).length === 0 && (spec.tags ?? []).length === 0);
+function isEmpty(spec: ScopeSpec): boolean {
+  return spec.library === undefined && (spec.categories ?? []).length === 0 && (spec.tags ?? []).length === 0;
 }
 
-function formatKey(spec: ScopeSpec | null): string {
-  if (spec === null) return "";
+function formatKey(spec: ScopeSpec): string {
   const sorted = (items: readonly string[] | undefined): string[] => [...(items ?? [])].sort();
   return JSON.stringify([spec.library ?? null, sorted(spec.categories), sorted(spec.tags)]);
 }
@@ -33,8 +32,9 @@ function grantsOf(ceiling: Ceiling | null): readonly ScopeSpec[] | null {
 
 function formatCeilingKey(grants: readonly ScopeSpec[] | null, union: boolean): string {
   if (grants === null) return "";
-  if (!union) return formatKey(grants[0] ?? null);
-  return `any${JSON.stringify([...new Set(grants.map(formatKey))].sort())}`;
+  const keys = grants.map(formatKey);
+  // Not a union: exactly one grant.
+  return union ? `any${JSON.stringify([...new Set(keys)].sort())}` : (keys[0] as string);
 }
 
 /** How one caller sees any shelf: its scope compiled against that very shelf. A scope compiled against one shelf is
@@ -122,7 +122,9 @@ function buildScope(shelf: Shelf, { grants, union, request, key }: ScopeAsked): 
     byLibrary.set(name, new Set(plugins.filter((plugin) => requestMatches(plugin.meta)).map((plugin) => plugin.id)));
   }
   const admitted = new Set(ceilingPlugins.filter((plugin) => requestMatches(plugin.meta)).map((plugin) => plugin.id));
+  // Stryker disable next-line OptionalChaining: equivalent; a ceiling that is no union has exactly one grant.
   const visibleLibrary = library ?? (union ? null : (grants?.[0]?.library ?? null));
+  // Stryker disable next-line ConditionalExpression: equivalent; with a visible library named, byLibrary holds that library alone.
   const shown = (visibleLibrary === null ? libraries : [visibleLibrary]).some((name) => (byLibrary.get(name)?.size ?? 0) > 0);
   if (!shown)
     return refuse(

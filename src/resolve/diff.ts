@@ -58,6 +58,7 @@ export function changedUris(previous: Shelf, next: Shelf, scopeOn: ScopeOn): str
       candidates.add(formatSkillUri(library.name, [FILES_FILE]));
       for (const path of library.files.keys()) candidates.add(formatSkillUri(library.name, path.split("/")));
       for (const skill of library.skills.values()) {
+        // Stryker disable next-line EqualityOperator: equivalent; a skill's own address is a folder only where a deeper skill adds its index.
         for (let depth = 1; depth < skill.address.length; depth++)
           candidates.add(formatSkillUri(library.name, [...skill.address.slice(0, depth), INDEX_FILE]));
         candidates.add(formatSkillUri(library.name, [...skill.address, MANIFEST_FILE]));
@@ -67,7 +68,6 @@ export function changedUris(previous: Shelf, next: Shelf, scopeOn: ScopeOn): str
   }
   // The pages of a split index or `_files.md`, as either shelf splits it.
   for (const uri of [...candidates]) {
-    if (!uri.endsWith(INDEX_FILE) && !uri.endsWith(FILES_FILE)) continue;
     for (const page of [...documentPages(previous, before, uri), ...documentPages(next, after, uri)]) candidates.add(page);
   }
   return [...candidates].filter((uri) => readKey(previous, before, uri) !== readKey(next, after, uri)).sort();

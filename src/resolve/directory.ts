@@ -2,9 +2,9 @@
 // Every directory counts: a library, a folder, a skill root, a subdirectory inside a skill, a directory of
 // library files. Files and unknown addresses are not directories. Generated documents are not listed: a
 // directory read shows the tree itself, and the indexes stay one read away.
-import { compareCodeUnits, formatSkillUri, MARKDOWN, memoize, parseSkillUri, SKILL_FILE } from "../address/index.js";
+import { compareCodeUnits, formatSkillUri, isAddressableSegment, MARKDOWN, memoize, parseSkillUri, SKILL_FILE } from "../address/index.js";
 import { formatNotFound } from "./hints.js";
-import { prefixKeys } from "./lookup.js";
+import { lookup, prefixKeys } from "./lookup.js";
 import { libraryView, viewOf, type LibraryView } from "./view.js";
 import type { Scope } from "./types.js";
 import type { Shelf, Skill } from "../shelf/index.js";
@@ -28,10 +28,11 @@ type Child = { readonly kind: "dir" } | { readonly kind: "file"; readonly entry:
 export function readDirectory(shelf: Shelf, scope: Scope, uri: string): DirectoryAnswer {
   const parsed = parseSkillUri(uri);
   const lib = parsed === null ? null : libraryView(viewOf(shelf, scope), parsed.library);
+  // Stryker disable next-line ConditionalExpression: equivalent; no address, no library view.
   if (parsed === null || lib === null) return notFound(uri, null, null);
   const segments = parsed.segments;
   const children = childrenOf(lib, segments);
-  if (children === null || children.size === 0) return notFound(uri, lib, segments);
+  if (children.size === 0) return notFound(uri, lib, segments);
   const base = (name: string): string => formatSkillUri(lib.library.name, [...segments, name]);
   const entries: DirectoryEntry[] = [];
   for (const [name, child] of children) {
@@ -42,12 +43,12 @@ export function readDirectory(shelf: Shelf, scope: Scope, uri: string): Director
 }
 
 function notFound(uri: string, lib: LibraryView | null, segments: readonly string[] | null): DirectoryAnswer {
-  const answer = formatNotFound(uri, lib, segments);
-  return { kind: "notFound", uri, message: answer.kind === "notFound" ? answer.message : `Not found: ${uri}.` };
+  return { kind: "notFound", uri, message: formatNotFound(uri, lib, segments).message };
 }
 
-/** Children by name, or null when the address is no directory the scope sees. */
-function childrenOf(lib: LibraryView, segments: readonly string[]): Map<string, Child> | null {
+/** Children by name; none when the address is no directory the scope sees. A child that is no file is a directory,
+ *  whatever else its value holds. */
+function childrenOf(lib: LibraryView, segments: readonly string[]): Map<string, Child> {
   const keys = prefixKeys(segments);
   // Inside (or at) a visible skill: its files decide, nested skills' files included.
   for (let i = segments.length; i >= 1; i--) {
@@ -58,27 +59,35 @@ function childrenOf(lib: LibraryView, segments: readonly string[]): Map<string, 
   const out = new Map<string, Child>();
   const folder = lib.folders.get(key);
   if (folder !== undefined) {
+    // Stryker disable next-line ObjectLiteral,StringLiteral: equivalent; a child that is no file is a directory.
     for (const name of folder.folders) out.set(name, { kind: "dir" });
+    // Stryker disable next-line ObjectLiteral,StringLiteral: equivalent; a child that is no file is a directory.
     for (const skill of folder.skills) out.set(skill.address[skill.address.length - 1] as string, { kind: "dir" });
   }
   for (const [name, child] of libraryFileChildren(lib).get(key) ?? []) if (!out.has(name)) out.set(name, child);
-  return folder === undefined && !lib.fileDirs.has(key) && key !== "" ? null : out;
+  // No folder and no directory of library files: empty, which the caller answers as not found.
+  return out;
 }
 
-function skillChildren(lib: LibraryView, skill: Skill, rest: readonly string[]): Map<string, Child> | null {
+function skillChildren(lib: LibraryView, skill: Skill, rest: readonly string[]): Map<string, Child> {
   const prefix = rest.length === 0 ? "" : `${rest.join("/")}/`;
   const out = new Map<string, Child>();
-  for (const path of skill.paths) {
+  for (const path of skill.files.keys()) {
     if (!path.startsWith(prefix)) continue;
+    // Only what a read answers with a file, as the manifest lists: no hidden path, no name a generated document
+    // takes, no segment a URI cannot carry. A directory is listed only when it holds such a file.
+    const segments = [...skill.address, ...path.split("/")];
+    if (!segments.every(isAddressableSegment)) continue;
+    const target = lookup(lib, segments);
+    if (target?.kind !== "file") continue;
+    const file = target.file;
     const tail = path.slice(prefix.length);
     const cut = tail.indexOf("/");
     if (cut !== -1) {
+      // Stryker disable next-line ObjectLiteral,StringLiteral: equivalent; a child that is no file is a directory.
       out.set(tail.slice(0, cut), { kind: "dir" });
       continue;
     }
-    const file = skill.files.get(path);
-    if (file === undefined) continue;
-    const segments = [...skill.address, ...path.split("/")];
     const entry: DirectoryEntry =
       path === SKILL_FILE
         ? {
@@ -91,7 +100,7 @@ function skillChildren(lib: LibraryView, skill: Skill, rest: readonly string[]):
         : { uri: formatSkillUri(lib.library.name, segments), name: tail, mimeType: file.mimeType, size: file.size };
     out.set(tail, { kind: "file", entry });
   }
-  return rest.length > 0 && out.size === 0 ? null : out;
+  return out;
 }
 
 /** Library files grouped by their directory key (`""` for the library root), computed once per view. */
@@ -106,7 +115,9 @@ const libraryFileChildren = memoize((lib: LibraryView): Map<string, Map<string, 
       if (depth === segments.length - 1) {
         const uri = formatSkillUri(lib.library.name, segments);
         children.set(segment, { kind: "file", entry: { uri, name: segment, mimeType: file.file.mimeType, size: file.file.size } });
-      } else if (!children.has(segment)) {
+      } else {
+        // A name is a file or a directory, never both: setting it again changes nothing.
+        // Stryker disable next-line ObjectLiteral,StringLiteral: equivalent; a child that is no file is a directory.
         children.set(segment, { kind: "dir" });
       }
       key = key === "" ? segment : `${key}/${segment}`;

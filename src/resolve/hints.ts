@@ -11,7 +11,12 @@ export const NOT_FOUND_ADVICE =
   "Start from the resource listing (resources/list, or the list_resources tool) to see what this server serves.";
 
 /** `Not found: <uri as sent>. <hint sentence or advice>` */
-export function formatNotFound(uri: string, lib: LibraryView | null, segments: readonly string[] | null): Answer {
+export function formatNotFound(
+  uri: string,
+  lib: LibraryView | null,
+  segments: readonly string[] | null,
+): Extract<Answer, { kind: "notFound" }> {
+  // Stryker disable next-line LogicalOperator,ConditionalExpression: equivalent; every caller passes both or neither.
   const hint = lib === null || segments === null ? null : formatHint(lib, segments);
   return { kind: "notFound", uri, message: `Not found: ${uri}. ${hint ?? NOT_FOUND_ADVICE}` };
 }
@@ -42,6 +47,7 @@ function formatHint(lib: LibraryView, segments: readonly string[]): string | nul
       ? `It is a folder and a directory of library files: read ${uri(INDEX_FILE)} or ${root(FILES_FILE)}.`
       : `It is a folder: read ${uri(INDEX_FILE)}.`;
   }
+  // Stryker disable next-line ArithmeticOperator: equivalent; the address itself is no skill (answered above), and past it there is no key.
   for (let i = segments.length - 1; i >= 1; i--) {
     const skill = lib.skills.get(keys[i] as string);
     if (skill === undefined) continue;

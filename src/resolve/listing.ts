@@ -22,6 +22,7 @@ import type { Shelf, Skill } from "../shelf/index.js";
 export function listingRows(shelf: Shelf, scope: Scope, full: boolean): readonly ListingRow[] {
   const view = viewOf(shelf, scope);
   const cached = view.listings.get(full);
+  // Stryker disable next-line ConditionalExpression: equivalent; the cache only saves work, a second listing is the same.
   if (cached !== undefined) return cached;
   const libs = visibleLibraries(shelf, scope);
   const rows: ListingRow[] = [];
@@ -79,6 +80,7 @@ const sortedSkills = memoize((view: ShelfView): readonly Skill[] => {
 /** The visible skill whose SKILL.md `uri` names (after normalisation), or null: `skills/get`'s lookup. */
 export function findSkillBySkillMd(shelf: Shelf, scope: Scope, uri: string): Skill | null {
   const parsed = parseSkillUri(uri);
+  // Stryker disable next-line ConditionalExpression: equivalent; a bare SKILL.md would name the skill at "", which no view holds.
   if (parsed === null || parsed.segments.length < 2 || parsed.segments[parsed.segments.length - 1] !== SKILL_FILE) return null;
   const lib = libraryView(viewOf(shelf, scope), parsed.library);
   return lib?.skills.get(parsed.segments.slice(0, -1).join("/")) ?? null;

@@ -12,6 +12,7 @@ export const NO_SCOPE: Scope = Object.freeze({ library: "\u0000", plugins: new S
 export const FULL_SCOPE_ON = (): Scope => FULL_SCOPE;
 
 export function isLibraryVisible(scope: Scope, library: string): boolean {
+  // Stryker disable next-line ConditionalExpression,BooleanLiteral: defence in depth; isVisible refuses a library byLibrary lacks too.
   if (scope.byLibrary !== undefined && !scope.byLibrary.has(library)) return false;
   return scope.library === null || scope.library === library;
 }
@@ -23,5 +24,6 @@ export function isPluginAdmitted(scope: Scope, plugin: string): boolean {
 /** A skill, a library file or a fallback root of `plugin` in `library` is visible iff both are admitted. */
 export function isVisible(scope: Scope, library: string, plugin: string): boolean {
   if (!isLibraryVisible(scope, library)) return false;
+  // Stryker disable next-line OptionalChaining,BooleanLiteral: equivalent; isLibraryVisible has required the library in byLibrary.
   return scope.byLibrary === undefined ? isPluginAdmitted(scope, plugin) : (scope.byLibrary.get(library)?.has(plugin) ?? false);
 }

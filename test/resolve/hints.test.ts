@@ -1,7 +1,10 @@
 import { describe, expect, test } from "vitest";
 import { FULL_SCOPE, NOT_FOUND_ADVICE, resolve, type Scope } from "../../src/resolve/index.js";
 import { EXAMPLE } from "./example-shelf.js";
-import { scopeOf } from "./shelf-fixture.js";
+import { buildTestShelf, scopeOf } from "./shelf-fixture.js";
+import type { SkipRow } from "../../src/address/index.js";
+import type { HarvestedPlugin } from "../../src/harvest/index.js";
+import type { Shelf } from "../../src/shelf/index.js";
 
 function message(scope: Scope, uri: string): string {
   const answer = resolve(EXAMPLE, scope, uri);
@@ -114,5 +117,60 @@ describe("out of scope reads exactly like never existing (URI aside)", () => {
     expect(message(FULL_SCOPE, "skill://grafana/grafana-k6")).toBe(
       "Not found: skill://grafana/grafana-k6. It is a folder: read skill://grafana/grafana-k6/_index.md.",
     );
+  });
+});
+
+describe("a skill the harvest skipped is named at the address its directory gives", () => {
+  // Plugins p and q of library `lib`; q lists second. Skip rows as harvest writes them: skill directories,
+  // files, and the plugin root.
+  const shelf = (): Shelf => {
+    const base = buildTestShelf({
+      plugins: [
+        {
+          id: "p",
+          skills: [{ dir: "skills/good" }],
+          skippedDirs: ["skills/broken", "skills/team/odd"],
+          tree: { "skills/broken/ref.md": "r\n" },
+        },
+        { id: "q", skippedDirs: ["skills/broken", "skills/late", ""] },
+      ],
+      libraries: [{ name: "lib", plugins: ["p", "q"] }],
+    });
+    const skipped: Record<string, SkipRow[]> = {
+      p: [
+        { path: "skills/notes.md", reason: "a file row" },
+        { path: "skills/broken", reason: "SKILL.md has no description" },
+        { path: "skills/team/odd", reason: "SKILL.md is not valid YAML" },
+      ],
+      q: [
+        { path: "skills/broken", reason: "q's reason comes second" },
+        { path: "skills/late", reason: "SKILL.md names another skill" },
+        { path: "", reason: "the plugin root is no skill" },
+      ],
+    };
+    const plugins = new Map<string, HarvestedPlugin>(
+      [...base.plugins].map(([id, plugin]) => [id, { ...plugin, skipped: skipped[id] ?? [] }]),
+    );
+    return { ...base, plugins };
+  };
+  const rows: { uri: string; scope?: Scope; tail: string }[] = [
+    { uri: "skill://lib/broken", tail: "A skill at this address was skipped: SKILL.md has no description" },
+    { uri: "skill://lib/broken/", tail: "A skill at this address was skipped: SKILL.md has no description" },
+    { uri: "skill://lib/broken/SKILL.md", tail: "A skill at this address was skipped: SKILL.md has no description" },
+    { uri: "skill://lib/broken/_manifest", tail: "A skill at this address was skipped: SKILL.md has no description" },
+    { uri: "skill://lib/broken", scope: scopeOf({ plugins: ["q"] }), tail: "A skill at this address was skipped: q's reason comes second" },
+    { uri: "skill://lib/team/odd/SKILL.md", tail: "A skill at this address was skipped: SKILL.md is not valid YAML" },
+    { uri: "skill://lib/late/_manifest", tail: "A skill at this address was skipped: SKILL.md names another skill" },
+    { uri: "skill://lib/late", scope: scopeOf({ plugins: ["p"] }), tail: NOT_FOUND_ADVICE },
+    { uri: "skill://lib/broken/ref.md", tail: NOT_FOUND_ADVICE },
+    { uri: "skill://lib/broken/x/SKILL.md", tail: NOT_FOUND_ADVICE },
+    { uri: "skill://lib/team", tail: NOT_FOUND_ADVICE },
+    { uri: "skill://lib/notes.md", tail: NOT_FOUND_ADVICE },
+    { uri: "skill://lib/SKILL.md", tail: NOT_FOUND_ADVICE },
+    { uri: "skill://lib/_manifest", tail: NOT_FOUND_ADVICE },
+  ];
+  test.each(rows)("$uri under $scope.key", ({ uri, scope, tail }) => {
+    const answer = resolve(shelf(), scope ?? FULL_SCOPE, uri);
+    expect(answer.kind === "notFound" ? answer.message : answer.kind).toBe(`Not found: ${uri}. ${tail}`);
   });
 });

@@ -184,3 +184,44 @@ describe("resolve is total and stays inside the addressed library and the scope"
     );
   });
 });
+
+/** Skill address segments a harvest could meet: dot segments, empty ones, control characters, separators. */
+const ADDRESS_SEGMENTS = ["a", "b", "..", ".", "", "\t", "a\u0000b", "x\\y", "%2e", "sp ace", "\u0085", "é"];
+const isReachable = (segment: string): boolean => !["", ".", ".."].includes(segment) && !segment.includes("\\") && !segment.includes("\0");
+
+describe("skill addresses with dot, empty or control-character segments", () => {
+  const oddShelfArb = fc.uniqueArray(fc.array(fc.constantFrom(...ADDRESS_SEGMENTS), { minLength: 1, maxLength: 3 }), {
+    minLength: 1,
+    maxLength: 6,
+    selector: (address) => address.join("/"),
+  });
+
+  test("exactly the skills whose every segment a URI can reach are listed, and every listed or indexed URI reads back", () => {
+    fc.assert(
+      fc.property(oddShelfArb, (addresses) => {
+        const shelf = buildTestShelf({
+          plugins: [{ id: "p", skills: addresses.map((address, i) => ({ dir: `skills/s${i}`, address: address.join("/") })) }],
+          libraries: [{ name: "l", plugins: ["p"] }],
+        });
+        const rows = listingRows(shelf, FULL_SCOPE, true);
+        const skillRows = rows.filter((row) => row.uri.endsWith("/SKILL.md")).map((row) => row.uri);
+        // The fixture keys a skill by its address as written, so `a//b` and `a/b` are two skills.
+        const reachable = addresses.filter((address) => address.join("/").split("/").every(isReachable));
+        expect(skillRows.length).toBe(reachable.length);
+        const seen = new Set<string>();
+        const pending = rows.map((row) => row.uri);
+        while (pending.length > 0) {
+          const uri = pending.pop() as string;
+          if (seen.has(uri)) continue;
+          seen.add(uri);
+          const answer = resolve(shelf, FULL_SCOPE, uri);
+          expect([uri, answer.kind]).not.toEqual([uri, "notFound"]);
+          if (answer.kind === "document" && uri.endsWith(".md")) {
+            for (const match of answer.text.matchAll(/^(skill:\/\/\S+?):? /gm)) pending.push(match[1] as string);
+          }
+        }
+      }),
+      { numRuns: 150 },
+    );
+  });
+});
