@@ -3,10 +3,10 @@ import fs from "node:fs";
 import path from "node:path";
 import { afterAll, describe, expect, test } from "vitest";
 import { applyManifestMeta, parsePluginManifest, readPluginManifest } from "../../src/harvest/manifest.js";
-import { makeTemp, removeTemps, writeFiles } from "./git-fixture.js";
+import { makeTree, removeTrees } from "./fixture.js";
 import type { PluginMeta } from "../../src/harvest/index.js";
 
-afterAll(removeTemps);
+afterAll(removeTrees);
 
 const FILE = ".claude-plugin/plugin.json";
 
@@ -56,22 +56,19 @@ describe("parsePluginManifest", () => {
 
 describe("readPluginManifest", () => {
   test(".claude-plugin/plugin.json comes before plugin.json", () => {
-    const root = makeTemp();
-    writeFiles(root, { [FILE]: '{"description": "first"}', "plugin.json": '{"description": "second"}' });
+    const root = makeTree({ [FILE]: '{"description": "first"}', "plugin.json": '{"description": "second"}' });
     expect(readPluginManifest(root)).toEqual({ ok: true, manifest: { file: FILE, description: "first", keywords: [] } });
     fs.rmSync(path.join(root, FILE));
     expect(readPluginManifest(root)).toEqual({ ok: true, manifest: { file: "plugin.json", description: "second", keywords: [] } });
   });
 
   test("no manifest is null", () => {
-    expect(readPluginManifest(makeTemp())).toEqual({ ok: true, manifest: null });
+    expect(readPluginManifest(makeTree({}))).toEqual({ ok: true, manifest: null });
   });
 
   test("a symlink out of the root is ignored; one inside is followed", () => {
-    const outside = makeTemp();
-    fs.writeFileSync(path.join(outside, "plugin.json"), '{"description": "from outside"}');
-    const root = makeTemp();
-    writeFiles(root, {
+    const outside = makeTree({ "plugin.json": '{"description": "from outside"}' });
+    const root = makeTree({
       [FILE]: { symlink: path.join(outside, "plugin.json") },
       "meta/real.json": '{"description": "inside"}',
       "plugin.json": { symlink: "meta/real.json" },
@@ -80,10 +77,9 @@ describe("readPluginManifest", () => {
   });
 
   test("unreadable JSON fails with the file named relative to the root, a BOM is fine", () => {
-    const root = makeTemp();
-    writeFiles(root, { [FILE]: '{"description": oops}' });
+    const root = makeTree({ [FILE]: '{"description": oops}' });
     expect(readPluginManifest(root)).toEqual({ ok: false, error: `${FILE} is not valid JSON` });
-    writeFiles(root, { [FILE]: '\uFEFF{"version": "2"}' });
+    fs.writeFileSync(path.join(root, FILE), '\uFEFF{"version": "2"}');
     expect(readPluginManifest(root)).toEqual({ ok: true, manifest: { file: FILE, version: "2", keywords: [] } });
   });
 });

@@ -1,12 +1,11 @@
 // Marketplace files, pure: every source form an entry may take, and every reason an entry is skipped.
-import fs from "node:fs";
 import path from "node:path";
 import { afterAll, describe, expect, test } from "vitest";
 import type { SourceConfig } from "../../src/config/types.js";
 import { parseMarketplace, parseRelativePath, readMarketplace, type MarketplaceRead } from "../../src/harvest/marketplace.js";
-import { makeTemp, removeTemps, writeFiles } from "./git-fixture.js";
+import { makeTree, removeTrees } from "./fixture.js";
 
-afterAll(removeTemps);
+afterAll(removeTrees);
 
 const SHA = "51d33e71e191b409bbd25fc7be2684c610d18166";
 const SOURCES: SourceConfig[] = [
@@ -214,8 +213,7 @@ test("a marketplace that is not an object or has no plugins list is an error", (
 
 describe("reading the marketplace file from a tree", () => {
   test("the first of the three places wins", () => {
-    const root = makeTemp();
-    writeFiles(root, {
+    const root = makeTree({
       ".github/plugin/marketplace.json": JSON.stringify({ plugins: [{ name: "second", source: "./" }] }),
       ".agents/plugins/marketplace.json": JSON.stringify({ plugins: [{ name: "third", source: "./" }] }),
     });
@@ -227,10 +225,8 @@ describe("reading the marketplace file from a tree", () => {
   });
 
   test("a symlink out of the root is ignored like a missing file", () => {
-    const outside = makeTemp();
-    fs.writeFileSync(path.join(outside, "m.json"), JSON.stringify({ plugins: [{ name: "stolen", source: "./" }] }));
-    const root = makeTemp();
-    writeFiles(root, {
+    const outside = makeTree({ "m.json": JSON.stringify({ plugins: [{ name: "stolen", source: "./" }] }) });
+    const root = makeTree({
       ".claude-plugin/marketplace.json": { symlink: path.join(outside, "m.json") },
       ".agents/plugins/marketplace.json": JSON.stringify({ plugins: [{ name: "inside", source: "./" }] }),
     });
@@ -239,8 +235,7 @@ describe("reading the marketplace file from a tree", () => {
   });
 
   test("broken JSON names the file, relative, and never quotes it", () => {
-    const root = makeTemp();
-    writeFiles(root, { ".claude-plugin/marketplace.json": '{"plugins": [ secret-looking-text' });
+    const root = makeTree({ ".claude-plugin/marketplace.json": '{"plugins": [ secret-looking-text' });
     expect(readMarketplace(root, SOURCES)).toEqual({
       ok: false,
       error: "the marketplace file .claude-plugin/marketplace.json is not valid JSON",
@@ -248,7 +243,7 @@ describe("reading the marketplace file from a tree", () => {
   });
 
   test("no marketplace file lists where it looked", () => {
-    expect(readMarketplace(makeTemp(), SOURCES)).toEqual({
+    expect(readMarketplace(makeTree({}), SOURCES)).toEqual({
       ok: false,
       error:
         "no marketplace file was found (looked for .claude-plugin/marketplace.json, .github/plugin/marketplace.json, .agents/plugins/marketplace.json)",
