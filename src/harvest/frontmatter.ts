@@ -60,7 +60,7 @@ export function parseSkillMd(bytes: Uint8Array): SkillMdParse {
   try {
     frontmatter = doc.toJS({ maxAliasCount: 100 });
   } catch (e) {
-    // An alias bomb or a circular alias: the document is valid YAML but not plain data.
+    // An alias bomb or an alias to an unknown anchor.
     return {
       ok: false,
       reason: REASONS.unparseable(
@@ -68,6 +68,8 @@ export function parseSkillMd(bytes: Uint8Array): SkillMdParse {
       ),
     };
   }
+  // `a: &x [*x]` is valid YAML whose value holds itself: JSON, in which skills/list publishes it, cannot carry it.
+  if (!survivesJson(frontmatter)) return { ok: false, reason: REASONS.unparseable("an alias refers to a value that holds it") };
   // A copy: the parsed values are views of the YAML text, which they would otherwise keep alive in the shelf.
   return {
     ok: true,
@@ -76,11 +78,20 @@ export function parseSkillMd(bytes: Uint8Array): SkillMdParse {
   };
 }
 
+function survivesJson(value: unknown): boolean {
+  try {
+    JSON.stringify(value);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** Where the YAML between the fences lies: `[yamlStart, closing)`; the closing fence line ends at `closingEnd`. */
 function frontmatterSpan(bytes: Uint8Array): { yamlStart: number; closing: number; closingEnd: number } | undefined {
   const start = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
   const firstEnd = lineEnd(bytes, start);
-  if (firstEnd >= bytes.length || !isFence(bytes, start, firstEnd)) return undefined;
+  if (!isFence(bytes, start, firstEnd)) return undefined;
   const yamlStart = firstEnd + 1;
   for (let s = yamlStart; s < bytes.length;) {
     const e = lineEnd(bytes, s);
