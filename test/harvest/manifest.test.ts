@@ -106,3 +106,96 @@ describe("applyManifestMeta", () => {
     });
   });
 });
+
+describe("parsePluginManifest, adversarial shapes", () => {
+  test.each([
+    { title: "null", value: null, out: { ok: false, error: `${FILE} is not a JSON object` } },
+    { title: "a string", value: "./skills", out: { ok: false, error: `${FILE} is not a JSON object` } },
+    { title: "an empty object", value: {}, out: { ok: true, manifest: { file: FILE, keywords: [] } } },
+    {
+      title: "fields of the wrong type count as absent",
+      value: { description: 3, version: 1, keywords: "a,b" },
+      out: { ok: true, manifest: { file: FILE, keywords: [] } },
+    },
+    {
+      title: "paths are trimmed; a single path is a list of one",
+      value: { skills: "  ./skills/ ", commands: [" a.md", "b.md "] },
+      out: { ok: true, manifest: { file: FILE, keywords: [], skills: ["./skills/"], commands: ["a.md", "b.md"] } },
+    },
+    {
+      title: "a path is checked trimmed",
+      value: { skills: [" /etc"] },
+      out: { ok: false, error: `${FILE}: skills path " /etc": a glob is relative to the plugin root, never absolute` },
+    },
+    { title: "a blank path", value: { skills: ["  "] }, out: { ok: false, error: `${FILE}: skills must be a path or a list of paths` } },
+    { title: "an empty path", value: { skills: "" }, out: { ok: false, error: `${FILE}: skills must be a path or a list of paths` } },
+    {
+      title: "an object",
+      value: { commands: { a: "x" } },
+      out: { ok: false, error: `${FILE}: commands must be a path or a list of paths` },
+    },
+    {
+      title: "a bad commands path",
+      value: { commands: ["../x"] },
+      out: { ok: false, error: `${FILE}: commands path "../x": a glob must not contain a '..' segment` },
+    },
+    {
+      title: "keywords: strings only, trimmed, no blanks, no commas, no repeats, first order kept",
+      value: { keywords: [" b ", "a", "b", "", "  ", "x,y", null, 7, "a"] },
+      out: { ok: true, manifest: { file: FILE, keywords: ["b", "a"] } },
+    },
+    {
+      title: "a description and a version with spaces around are kept as written",
+      value: { description: " D ", version: " 1 " },
+      out: { ok: true, manifest: { file: FILE, description: " D ", version: " 1 ", keywords: [] } },
+    },
+  ])("$title", ({ value, out }) => {
+    expect(parsePluginManifest(value, FILE)).toEqual(out);
+  });
+});
+
+describe("readPluginManifest, adversarial trees", () => {
+  test("a missing root has no manifest", () => {
+    expect(readPluginManifest(path.join(makeTree({}), "absent"))).toEqual({ ok: true, manifest: null });
+  });
+
+  test("a directory named like a manifest is passed over for the next candidate", () => {
+    const root = makeTree({ [`${FILE}/x`]: "{}", "plugin.json": '{"version": "3"}' });
+    expect(readPluginManifest(root)).toEqual({ ok: true, manifest: { file: "plugin.json", version: "3", keywords: [] } });
+  });
+
+  test("a dangling link is passed over like a missing file", () => {
+    const root = makeTree({ [FILE]: { symlink: "nowhere.json" }, "plugin.json": '{"version": "4"}' });
+    expect(readPluginManifest(root)).toEqual({ ok: true, manifest: { file: "plugin.json", version: "4", keywords: [] } });
+  });
+
+  test("4 MiB is the limit: one byte more is refused unread, exactly 4 MiB is parsed", () => {
+    const over = makeTree({ [FILE]: { sparse: 4 * 1024 * 1024 + 1 } });
+    expect(readPluginManifest(over)).toEqual({ ok: false, error: `${FILE} is 4194305 bytes, over the 4194304-byte limit for a manifest` });
+    const at = makeTree({ "plugin.json": `{"version": "5"}${" ".repeat(4 * 1024 * 1024 - 16)}` });
+    expect(readPluginManifest(at)).toEqual({ ok: true, manifest: { file: "plugin.json", version: "5", keywords: [] } });
+  });
+
+  test("a manifest that is not an object fails its plugin", () => {
+    expect(readPluginManifest(makeTree({ "plugin.json": "[1]" }))).toEqual({ ok: false, error: "plugin.json is not a JSON object" });
+  });
+
+  test("a root that is itself a link is read through its real path", () => {
+    const real = makeTree({ "plugin.json": '{"version": "6"}' });
+    const link = path.join(makeTree({}), "link");
+    fs.symlinkSync(real, link);
+    expect(readPluginManifest(link)).toEqual({ ok: true, manifest: { file: "plugin.json", version: "6", keywords: [] } });
+  });
+});
+
+describe("applyManifestMeta, edge rows", () => {
+  const meta: PluginMeta = { description: "", tags: [], keywords: ["k1"] };
+
+  test("no manifest leaves the metadata itself", () => {
+    expect(applyManifestMeta(meta, null)).toBe(meta);
+  });
+
+  test("a manifest without description or version fills nothing; repeated keywords appear once", () => {
+    expect(applyManifestMeta(meta, { file: FILE, keywords: ["k1", "k3"] })).toEqual({ description: "", tags: [], keywords: ["k1", "k3"] });
+  });
+});

@@ -2,7 +2,13 @@
 import path from "node:path";
 import { afterAll, describe, expect, test } from "vitest";
 import type { SourceConfig } from "../../src/config/types.js";
-import { parseMarketplace, parseRelativePath, readMarketplace, type MarketplaceRead } from "../../src/harvest/marketplace.js";
+import {
+  hasMarketplaceFile,
+  parseMarketplace,
+  parseRelativePath,
+  readMarketplace,
+  type MarketplaceRead,
+} from "../../src/harvest/marketplace.js";
 import { makeTree, removeTrees } from "./fixture.js";
 
 afterAll(removeTrees);
@@ -262,4 +268,203 @@ test.each([
   ["a\\b", null],
 ])("parseRelativePath(%j) => %j", (input, expected) => {
   expect(parseRelativePath(input)).toBe(expected);
+});
+
+describe("adversarial entries", () => {
+  const NAME_RULE = "breaks the naming rule: 1-64 characters of a-z, 0-9 and '-', no hyphen first or last.";
+  test.each([
+    { name: "a", ok: true },
+    { name: "0", ok: true },
+    { name: "a-b-9", ok: true },
+    { name: "x".repeat(64), ok: true },
+    { name: "x".repeat(65), ok: false },
+    { name: "-a", ok: false },
+    { name: "a-", ok: false },
+    { name: "A", ok: false },
+    { name: "a_b", ok: false },
+    { name: "a.b", ok: false },
+    { name: "a b", ok: false },
+  ])("entry name $name: $ok", ({ name, ok }) => {
+    const read = parse([{ name, source: "./" }]);
+    expect(read.ok && [read.marketplace.entries.map((e) => e.name), read.marketplace.skipped]).toEqual(
+      ok ? [[name], []] : [[], [{ entry: "plugins[0]", reason: `The entry name ${JSON.stringify(name)} ${NAME_RULE}` }]],
+    );
+  });
+
+  test.each([
+    { title: "an empty name", entry: { name: "", source: "./" }, reason: "The entry has no name." },
+    { title: "a number for a name", entry: { name: 7, source: "./" }, reason: "The entry has no name." },
+    { title: "null", entry: null, reason: "The entry is not a JSON object." },
+    { title: "a list", entry: [{ name: "a" }], reason: "The entry is not a JSON object." },
+  ])("$title: skipped as plugins[0]", ({ entry, reason }) => {
+    const read = parse([entry]);
+    expect(read.ok && read.marketplace.skipped).toEqual([{ entry: "plugins[0]", reason }]);
+  });
+
+  test.each([
+    { name: ".", source: ".", expect: { kind: "relative", path: "" } },
+    { name: "a bare path without pluginRoot", source: "plugins/x", expect: { kind: "relative", path: "plugins/x" } },
+    { name: "a path trimmed", source: "  ./x/  ", expect: { kind: "relative", path: "x" } },
+    { name: "a NUL in the path", source: "./a\u0000b", expect: 'Its source path "./a\\u0000b" escapes the marketplace.' },
+    {
+      name: "a drive-letter path is a scheme",
+      source: "C:/x",
+      expect: 'Its source "C:/x" is not a relative path (./…); a repository is given as {source: github|url|git-subdir}.',
+    },
+    { name: "a list", source: ["./x"], expect: "Its source is neither a relative path nor an object." },
+    { name: "a number", source: 3, expect: "Its source is neither a relative path nor an object." },
+    { name: "null", source: null, expect: "The entry has no source." },
+    { name: "a non-string type", source: { source: 3, url: "x" }, expect: "Its source object has no source type." },
+    { name: "url: empty", source: { source: "url", url: "" }, expect: "Its url source has no url." },
+    { name: "url: not a string", source: { source: "url", url: 3 }, expect: "Its url source has no url." },
+    { name: "git: no url", source: { source: "git" }, expect: "Its git source has no url." },
+    { name: "git", source: { source: "git", url: "https://github.com/o/r" }, expect: { kind: "git", address: "gh://o/r" } },
+    { name: "git-subdir: no url", source: { source: "git-subdir", path: "x" }, expect: "Its git-subdir source has no url." },
+    { name: "git-subdir: empty url", source: { source: "git-subdir", url: "", path: "x" }, expect: "Its git-subdir source has no url." },
+    {
+      name: "git-subdir: empty path",
+      source: { source: "git-subdir", url: "o/r", path: "" },
+      expect: "Its git-subdir source has no path.",
+    },
+    {
+      name: "git-subdir: path ./ is the root",
+      source: { source: "git-subdir", url: "o/r", path: "./" },
+      expect: { kind: "git", address: "gh://o/r" },
+    },
+    {
+      name: "github: owner/name/extra",
+      source: { source: "github", repo: "o/r/x" },
+      expect: "Its github source has no repo as owner/name.",
+    },
+    { name: "github: no owner", source: { source: "github", repo: "r" }, expect: "Its github source has no repo as owner/name." },
+    {
+      name: "github: a repo with . _ -",
+      source: { source: "github", repo: "O-1/r_x.y" },
+      expect: { kind: "git", address: "gh://O-1/r_x.y" },
+    },
+    { name: "github: a non-string repo", source: { source: "github", repo: 5 }, expect: "Its github source has no repo as owner/name." },
+    {
+      name: "a ref that is not a string is left out",
+      source: { source: "github", repo: "o/r", ref: 1 },
+      expect: { kind: "git", address: "gh://o/r" },
+    },
+    {
+      name: "a sha that is not a string gives way to the ref",
+      source: { source: "github", repo: "o/r", sha: 1, ref: "v2" },
+      expect: { kind: "git", address: "gh://o/r?ref=v2" },
+    },
+    {
+      name: "url: trailing slashes",
+      source: { source: "url", url: "https://github.com/o/r//" },
+      expect: { kind: "git", address: "gh://o/r" },
+    },
+    {
+      name: "url: the bare host is no repository",
+      source: { source: "url", url: "https://github.com" },
+      expect: "Its repository is on https://github.com, which no declared git source serves.",
+    },
+    {
+      name: "url: a user without password is refused too",
+      source: { source: "url", url: "ssh://git@github.com/o/r" },
+      expect: "Its source URL carries credentials (user:password@), which skillshelf refuses.",
+    },
+    {
+      name: "url: an @ after the host is no credential",
+      source: { source: "url", url: "https://github.com/o/r@v1" },
+      expect: { kind: "git", address: "gh://o/r@v1" },
+    },
+    {
+      name: "url: a host without a scheme or user",
+      source: { source: "url", url: "gitlab.com:o/r" },
+      expect: "Its repository is on gitlab.com, which no declared git source serves.",
+    },
+    {
+      name: "url: no host at all",
+      source: { source: "url", url: "just-a-name" },
+      expect: "Its repository is on an unknown host, which no declared git source serves.",
+    },
+    {
+      name: "url: a zip, upper case",
+      source: { source: "url", url: "https://github.com/o/r/v1.ZIP" },
+      expect: "Its source is an archive, which skillshelf does not fetch.",
+    },
+    {
+      name: "url: a .tgz with a trailing slash",
+      source: { source: "url", url: "https://github.com/o/r.tgz/" },
+      expect: "Its source is an archive, which skillshelf does not fetch.",
+    },
+    {
+      name: "url: .tar.xz",
+      source: { source: "url", url: "https://github.com/o/r.tar.xz" },
+      expect: "Its source is an archive, which skillshelf does not fetch.",
+    },
+    {
+      name: "url: .txz",
+      source: { source: "url", url: "https://github.com/o/r.txz" },
+      expect: "Its source is an archive, which skillshelf does not fetch.",
+    },
+    {
+      name: "url: .tar.bz2",
+      source: { source: "url", url: "https://github.com/o/r.tar.bz2" },
+      expect: "Its source is an archive, which skillshelf does not fetch.",
+    },
+    {
+      name: "url: .tar",
+      source: { source: "url", url: "https://github.com/o/r.tar" },
+      expect: "Its source is an archive, which skillshelf does not fetch.",
+    },
+    {
+      name: "url: zip inside a name is no archive",
+      source: { source: "url", url: "https://github.com/o/zip.tools" },
+      expect: { kind: "git", address: "gh://o/zip.tools" },
+    },
+    {
+      name: "url: .zip before the end is no archive",
+      source: { source: "url", url: "https://github.com/o/r.zip.d" },
+      expect: { kind: "git", address: "gh://o/r.zip.d" },
+    },
+  ])("$name", ({ source, expect: expected }) => {
+    expect(sourceOf(source)).toEqual(expected);
+  });
+
+  test("metadata and pluginRoot of the wrong shape are ignored; one that escapes is ignored too", () => {
+    expect(sourceOf("x", null)).toEqual({ kind: "relative", path: "x" });
+    expect(sourceOf("x", "plugins")).toEqual({ kind: "relative", path: "x" });
+    expect(sourceOf("x", { pluginRoot: 3 })).toEqual({ kind: "relative", path: "x" });
+    expect(sourceOf("x", { pluginRoot: "../up" })).toEqual({ kind: "relative", path: "x" });
+    expect(sourceOf("x", { pluginRoot: "./" })).toEqual({ kind: "relative", path: "x" });
+    expect(sourceOf("../x", { pluginRoot: "./plugins" })).toBe(`Its source path "../x" escapes the marketplace.`);
+  });
+
+  test("two sources with the same URL: the first declared serves", () => {
+    const sources: SourceConfig[] = [
+      { name: "one", kind: "git", url: "https://h.example", watch: true },
+      { name: "two", kind: "git", url: "https://h.example/", watch: true },
+    ];
+    const read = parse([{ name: "x", source: { source: "url", url: "https://h.example/o/r" } }], undefined, sources);
+    const source = read.ok ? read.marketplace.entries[0]?.source : undefined;
+    expect(source?.kind === "git" && source.address.written).toBe("one://o/r");
+  });
+
+  test("strictness is off only for false; category and version are trimmed or left out", () => {
+    const read = parse([
+      { name: "a", source: "./", strict: "no", category: "  ", version: " ", description: 5 },
+      { name: "b", source: "./", strict: 0, category: " eng ", version: "2" },
+    ]);
+    expect(read.ok && read.marketplace.entries.map((e) => [e.strict, e.meta])).toEqual([
+      [true, { description: "", tags: [], keywords: [] }],
+      [true, { description: "", category: "eng", tags: [], keywords: [], version: "2" }],
+    ]);
+  });
+});
+
+describe("hasMarketplaceFile", () => {
+  test.each([
+    { title: "none", tree: {}, has: false },
+    { title: "a valid one", tree: { ".agents/plugins/marketplace.json": '{"plugins": []}' }, has: true },
+    { title: "a broken one (so the library reports it)", tree: { ".github/plugin/marketplace.json": "{" }, has: true },
+    { title: "one elsewhere", tree: { "marketplace.json": '{"plugins": []}' }, has: false },
+  ])("$title: $has", ({ tree, has }) => {
+    expect(hasMarketplaceFile(makeTree(tree))).toBe(has);
+  });
 });
