@@ -1,4 +1,6 @@
 import { createHash } from "node:crypto";
+import fs from "node:fs";
+import path from "node:path";
 import { afterAll, describe, expect, test } from "vitest";
 
 import { REASONS } from "../../src/harvest/index.js";
@@ -310,5 +312,75 @@ describe("skipped skills", () => {
       { path: "skills/no-desc", reason: "The frontmatter has no description." },
       { path: "skills/no-name", reason: "The frontmatter has no name." },
     ]);
+  });
+});
+
+describe("skills, adversarial edges", () => {
+  test("a wrong-case skill file is named only where a SKILL.md would be picked; the first in code-unit order is named", async () => {
+    const root = makeTree({
+      "skills/two/skill.md": skillMd("two"),
+      "skills/two/Skill.md": skillMd("two"),
+      "skills/both/SKILL.md": skillMd("both"),
+      "skills/both/skill.md": "ignored: SKILL.md is there",
+      "skills/long/skill.mdx": "not the same length",
+      "docs/x/skill.md": skillMd("x"),
+    });
+    const plugin = await harvest(root);
+    expect(skillsOf(plugin)).toEqual({ "skills/both": { address: "both", files: ["skill.md"] } });
+    expect(plugin.skipped).toEqual([{ path: "skills/two", reason: REASONS.wrongCase("Skill.md") }]);
+  });
+
+  test("a SKILL.md reached through a link that leaves the root is named; one outside the globs is not", async () => {
+    const outside = makeTree({ "SKILL.md": skillMd("y") });
+    const root = makeTree({
+      "skills/y/SKILL.md": { symlink: `${outside}/SKILL.md` },
+      "docs/z/SKILL.md": { symlink: `${outside}/SKILL.md` },
+      "skills/w": { symlink: outside },
+      "skills/v/notes": { symlink: outside },
+    });
+    const plugin = await harvest(root);
+    expect(plugin.skills).toEqual([]);
+    expect(plugin.skipped).toEqual([
+      { path: "skills/v/notes", reason: REASONS.symlinkLeavesRoot },
+      { path: "skills/w", reason: REASONS.symlinkLeavesRoot },
+      { path: "skills/y/SKILL.md", reason: REASONS.symlinkLeavesRoot },
+    ]);
+  });
+
+  test("a SKILL.md and a skill file exactly at limits.fileBytes are served", async () => {
+    const md = skillMd("x");
+    const root = makeTree({ "skills/x/SKILL.md": md, "skills/x/same.md": "s".repeat(md.length) });
+    const plugin = await harvest(root, { limits: { fileBytes: md.length } });
+    expect(skillsOf(plugin)).toEqual({ "skills/x": { address: "x", files: ["same.md"] } });
+    expect(plugin.skipped).toEqual([]);
+  });
+
+  test("an edited SKILL.md is parsed again; a touched one with the same bytes keeps its parse", async () => {
+    const root = makeTree({ "skills/x/SKILL.md": skillMd("x", "One."), "skills/x/a.md": "a" });
+    const md = path.join(root, "skills", "x", "SKILL.md");
+    const first = await harvest(root);
+    fs.utimesSync(md, 3000, 3000);
+    const touched = await harvest(root, { previous: first });
+    expect(touched).not.toBe(first);
+    expect(touched.skills[0]?.frontmatter).toBe(first.skills[0]?.frontmatter);
+    fs.writeFileSync(md, skillMd("x", "Two."));
+    fs.utimesSync(md, 4000, 4000);
+    const edited = await harvest(root, { previous: touched });
+    expect(edited.skills[0]?.frontmatter).toEqual({ name: "x", description: "Two." });
+    expect(edited.skills[0]?.description).toBe("Two.");
+  });
+
+  test("an unchanged SKILL.md whose bytes a previous harvest did not keep is read again when its body needs them", async () => {
+    const text = "---\nname: ph\ndescription: d\n---\nRun ${CLAUDE_SKILL_DIR}/x.sh\n";
+    const root = makeTree({ "skills/ph/SKILL.md": text });
+    const first = await harvest(root);
+    const skill = first.skills[0];
+    if (skill === undefined) throw new Error("no skill");
+    const { bytes: _bytes, ...withoutBytes } = skill.skillMd;
+    // A previous harvest as restored from a cache, which keeps no bytes; a new file changes the walk.
+    const previous = { ...first, skills: [{ ...skill, skillMd: withoutBytes }] };
+    fs.writeFileSync(path.join(root, "other.md"), "o");
+    const second = await harvest(root, { previous });
+    expect(new TextDecoder().decode(second.skills[0]?.skillMd.bytes)).toBe(text);
   });
 });
