@@ -140,3 +140,28 @@ describe("symlinks", () => {
     expect(skillsOf(plugin)).toEqual({ "skills/x": { address: "x", files: ["in.md"] } });
   });
 });
+
+describe("folders never walked", () => {
+  test("dependency and version-control folders stay out even when a glob spells them out", async () => {
+    const names = ["node_modules", ".git", ".hg", ".svn", ".bzr", "_darcs", "CVS"];
+    const tree: Record<string, string> = { "skills/ok/SKILL.md": skillMd("ok") };
+    for (const name of names) {
+      tree[`${name}/s/SKILL.md`] = skillMd("s");
+      tree[`skills/${name}/t/SKILL.md`] = skillMd("t");
+      tree[`lib/${name}/x.md`] = "x";
+    }
+    const plugin = await harvest(makeTree(tree), {
+      skills: ["skills/**", ...names.map((name) => `${name}/*`)],
+      files: ["lib/**", ...names.map((name) => `lib/${name}/*`)],
+    });
+    expect(skillsOf(plugin)).toEqual({ "skills/ok": { address: "ok", files: [] } });
+    expect([...plugin.tree.keys()]).toEqual(["skills/ok/SKILL.md"]);
+    expect(plugin.libraryFiles).toEqual([]);
+    expect(plugin.skipped).toEqual([]);
+  });
+
+  test("a name that only starts like one is walked", async () => {
+    const root = makeTree({ "CVSx/a.md": "a", "node_modules2/b.md": "b", "_darcs_/c.md": "c" });
+    expect([...(await harvest(root)).tree.keys()]).toEqual(["CVSx/a.md", "_darcs_/c.md", "node_modules2/b.md"]);
+  });
+});
