@@ -63,6 +63,11 @@ describe("parseSkillMd", () => {
       reason: "The frontmatter is not valid YAML: Nested mappings are not allowed in compact mappings at line 11, column 17 of SKILL.md.",
     },
     {
+      title: "a BOM that starts the YAML text counts as a column",
+      md: "---\n\uFEFFname: a: b\n---\n",
+      reason: "The frontmatter is not valid YAML: Nested mappings are not allowed in compact mappings at line 2, column 8 of SKILL.md.",
+    },
+    {
       title: "an alias bomb",
       md: "---\na: &a [x,x,x,x,x,x,x,x,x,x]\nb: &b [*a,*a,*a,*a,*a,*a,*a,*a,*a,*a]\nc: &c [*b,*b,*b,*b,*b,*b,*b,*b,*b,*b]\n---\n",
       reason: "The frontmatter is not valid YAML: Excessive alias count indicates a resource exhaustion attack.",

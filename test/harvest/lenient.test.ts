@@ -105,6 +105,12 @@ describe("rewriteSkillMd", () => {
       values: { name: "bad-name" },
       out: "\uFEFF---\r\ntitle: é😀\r\nname: bad-name\r\n---\r\nbödy\r\n",
     },
+    {
+      title: "a tag the frontmatter keeps as plain data does not stop the rewrite",
+      md: "---\nname: Bad Name\nx: !!omap [{a: 1}, {a: 2}]\n---\n",
+      values: { name: "bad-name" },
+      out: "---\nname: bad-name\nx: !!omap [{a: 1}, {a: 2}]\n---\n",
+    },
     { title: "nothing to replace", md: "---\nname: x\n---\nb", values: {}, out: "---\nname: x\n---\nb" },
   ])("$title", ({ md, values, out }) => {
     const before = bytes(md);
@@ -120,6 +126,7 @@ describe("rewriteSkillMd", () => {
     { title: "no frontmatter", md: "name: x\n" },
     { title: "no closing fence", md: "---\nname: x\n" },
     { title: "YAML that does not parse", md: "---\nname: a: b\n---\n" },
+    { title: "YAML with a repeated key", md: "---\nname: a\nname: b\n---\n" },
     { title: "not a mapping", md: "---\n- name\n---\n" },
     { title: "the key is missing", md: "---\ndescription: d\n---\n" },
     { title: "the value is a list", md: "---\nname: [a, b]\n---\n" },
