@@ -112,6 +112,34 @@ describe("a file that cannot be read", () => {
   });
 });
 
+describe("something other than a file where a file was listed", () => {
+  test("is never read (a FIFO would block): a row, and the descriptor is closed", async () => {
+    const root = makeTree({
+      "skills/a/SKILL.md": skillMd("a"),
+      "skills/a/swapped.md": "x",
+      "skills/a/big.bin": { sparse: 2 * 1024 * 1024 },
+    });
+    const open = fs.openSync.bind(fs) as (...args: unknown[]) => number;
+    const fstat = fs.fstatSync.bind(fs) as (...args: unknown[]) => fs.Stats;
+    const swapped = new Set<number>();
+    vi.spyOn(fs, "openSync").mockImplementation(((...args: unknown[]) => {
+      const fd = open(...args);
+      if (typeof args[0] === "string" && /(swapped\.md|big\.bin)$/.test(args[0])) swapped.add(fd);
+      return fd;
+    }) as never);
+    vi.spyOn(fs, "fstatSync").mockImplementation(((...args: unknown[]) =>
+      swapped.has(args[0] as number) ? { isFile: () => false } : fstat(...args)) as never);
+    const close = vi.spyOn(fs, "closeSync");
+    const plugin = await harvest(root);
+    expect(skillsOf(plugin)).toEqual({ "skills/a": { address: "a", files: [] } });
+    expect(plugin.skipped).toEqual([
+      { path: "skills/a/big.bin", reason: REASONS.unreadable("not a regular file") },
+      { path: "skills/a/swapped.md", reason: REASONS.unreadable("not a regular file") },
+    ]);
+    for (const fd of swapped) expect(close).toHaveBeenCalledWith(fd);
+  });
+});
+
 describe("a harvest that fails as a whole", () => {
   test("names the root and the error's code, never its message", async () => {
     const root = makeTree({ "skills/a/SKILL.md": skillMd("a") });
