@@ -1,7 +1,7 @@
 // Plugin manifests: which file is read, what it fills in, and how a broken one fails its plugin.
 import fs from "node:fs";
 import path from "node:path";
-import { afterAll, describe, expect, test } from "vitest";
+import { afterAll, afterEach, describe, expect, test, vi } from "vitest";
 import { applyManifestMeta, parsePluginManifest, readPluginManifest } from "../../src/harvest/manifest.js";
 import { makeTree, removeTrees } from "./fixture.js";
 import type { PluginMeta } from "../../src/harvest/index.js";
@@ -197,5 +197,61 @@ describe("applyManifestMeta, edge rows", () => {
 
   test("a manifest without description or version fills nothing; repeated keywords appear once", () => {
     expect(applyManifestMeta(meta, { file: FILE, keywords: ["k1", "k3"] })).toEqual({ description: "", tags: [], keywords: ["k1", "k3"] });
+  });
+});
+
+describe("manifest fields that are absent stay absent", () => {
+  test("no skills, commands or version key appears unless given; a blank version is absent", () => {
+    const read = parsePluginManifest({ version: "   " }, FILE);
+    expect(read.ok && Object.keys(read.manifest ?? {})).toEqual(["file", "keywords"]);
+    const meta: PluginMeta = { description: "d", tags: [], keywords: [] };
+    expect(Object.keys(applyManifestMeta(meta, { file: FILE, keywords: [] }))).toEqual(["description", "tags", "keywords"]);
+  });
+
+  test("a path list holding a non-string is refused", () => {
+    expect(parsePluginManifest({ skills: ["ok", 3] }, FILE)).toEqual({
+      ok: false,
+      error: `${FILE}: skills must be a path or a list of paths`,
+    });
+  });
+
+  test("a link to a sibling folder whose name starts with the root's is outside the root", () => {
+    const root = makeTree({ "plugin.json": '{"version": "inside"}' });
+    const sibling = `${root}-sibling`;
+    fs.mkdirSync(sibling);
+    try {
+      fs.writeFileSync(path.join(sibling, "plugin.json"), '{"version": "sibling"}');
+      fs.mkdirSync(path.join(root, ".claude-plugin"));
+      fs.symlinkSync(path.join(sibling, "plugin.json"), path.join(root, FILE));
+      expect(readPluginManifest(root)).toEqual({ ok: true, manifest: { file: "plugin.json", version: "inside", keywords: [] } });
+    } finally {
+      fs.rmSync(sibling, { recursive: true, force: true });
+    }
+  });
+});
+
+describe("a manifest that cannot be read", () => {
+  afterEach(() => {
+    vi.restoreAllMocks();
+  });
+
+  test("a stat that fails passes the candidate over; a read that fails names the code, or 'unknown error'", () => {
+    const root = makeTree({ [FILE]: "{}", "plugin.json": '{"version": "2"}' });
+    const stat = fs.statSync.bind(fs) as (...args: unknown[]) => unknown;
+    vi.spyOn(fs, "statSync").mockImplementation(((...args: unknown[]) => {
+      if (String(args[0]).endsWith(path.join(".claude-plugin", "plugin.json"))) throw Object.assign(new Error("x"), { code: "EIO" });
+      return stat(...args);
+    }) as never);
+    expect(readPluginManifest(root)).toEqual({ ok: true, manifest: { file: "plugin.json", version: "2", keywords: [] } });
+    vi.restoreAllMocks();
+    const read = fs.readFileSync.bind(fs) as (...args: unknown[]) => unknown;
+    let error: Error = Object.assign(new Error("/secret"), { code: "EACCES" });
+    vi.spyOn(fs, "readFileSync").mockImplementation(((...args: unknown[]) => {
+      if (String(args[0]).endsWith("plugin.json")) throw error;
+      return read(...args);
+    }) as never);
+    expect(readPluginManifest(root)).toEqual({ ok: false, error: `${FILE} could not be read (EACCES)` });
+    error = new Error("/secret");
+    expect(readPluginManifest(root)).toEqual({ ok: false, error: `${FILE} could not be read (unknown error)` });
   });
 });

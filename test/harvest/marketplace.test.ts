@@ -468,3 +468,67 @@ describe("hasMarketplaceFile", () => {
     expect(hasMarketplaceFile(makeTree(tree))).toBe(has);
   });
 });
+
+describe("more adversarial shapes", () => {
+  test.each([null, "plugins", 5])("a marketplace of %j is not a JSON object", (value) => {
+    expect(parseMarketplace(value, "m.json", SOURCES)).toEqual({ ok: false, error: "the marketplace file m.json is not a JSON object" });
+  });
+
+  test("an entry whose source cannot serve is a skipped row, never an entry", () => {
+    const read = parse([
+      { name: "x", source: null },
+      { name: "y", source: "./y" },
+    ]);
+    expect(read.ok && [read.marketplace.entries.map((e) => e.name), read.marketplace.skipped]).toEqual([
+      ["y"],
+      [{ entry: "x", reason: "The entry has no source." }],
+    ]);
+  });
+
+  test("skills and commands keys appear only when given", () => {
+    const read = parse([{ name: "plain", source: "./q" }]);
+    expect(read.ok && Object.keys(read.marketplace.entries[0] ?? {})).toEqual(["name", "meta", "source", "strict"]);
+  });
+
+  test.each([
+    { name: "a colon after the first segment is no scheme", source: "./x:y", expect: { kind: "relative", path: "x:y" } },
+    {
+      name: ". is the marketplace root, whatever pluginRoot says",
+      source: ".",
+      metadata: { pluginRoot: "./plugins" },
+      expect: { kind: "relative", path: "" },
+    },
+    {
+      name: "github: a repo that is a list",
+      source: { source: "github", repo: ["o/r"] },
+      expect: "Its github source has no repo as owner/name.",
+    },
+    {
+      name: "a scheme must start the URL (no credentials check past it)",
+      source: { source: "url", url: "1https://user:pw@github.com/o/r" },
+      expect: "Its repository is on 1https, which no declared git source serves.",
+    },
+    {
+      name: "a host must start an scp-style URL",
+      source: { source: "url", url: "path/to:repo" },
+      expect: "Its repository is on an unknown host, which no declared git source serves.",
+    },
+  ])("$name", ({ source, metadata, expect: expected }) => {
+    expect(sourceOf(source, metadata)).toEqual(expected);
+  });
+
+  test.each([
+    {
+      name: "a source URL without git+ and with git+ inside it",
+      url: "https://h.example/git+x",
+      entry: "https://h.example/git+x/o/r",
+      out: "s://o/r",
+    },
+    { name: "a source URL with two trailing slashes", url: "git+https://h.example//", entry: "https://h.example/o/r", out: "s://o/r" },
+  ])("$name", ({ url, entry, out }) => {
+    const sources: SourceConfig[] = [{ name: "s", kind: "git", url, watch: true }];
+    const read = parse([{ name: "x", source: { source: "url", url: entry } }], undefined, sources);
+    const source = read.ok ? read.marketplace.entries[0]?.source : undefined;
+    expect(source?.kind === "git" && source.address.written).toBe(out);
+  });
+});
