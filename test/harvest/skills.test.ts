@@ -3,7 +3,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { afterAll, describe, expect, test } from "vitest";
 
-import { REASONS } from "../../src/harvest/index.js";
+import { REASONS, rewrites } from "../../src/harvest/index.js";
 import { harvest, makeTree, removeTrees, skillMd, skillsOf, type Tree } from "./fixture.js";
 
 afterAll(removeTrees);
@@ -382,5 +382,83 @@ describe("skills, adversarial edges", () => {
     fs.writeFileSync(path.join(root, "other.md"), "o");
     const second = await harvest(root, { previous });
     expect(new TextDecoder().decode(second.skills[0]?.skillMd.bytes)).toBe(text);
+  });
+});
+
+describe("skills, more edges", () => {
+  test("hidden files a files glob opens inside a skill stay out of it, links among them say nothing", async () => {
+    const outside = makeTree({ "o.md": "o" });
+    const root = makeTree({
+      "skills/x/SKILL.md": skillMd("x"),
+      "skills/x/.notes/a.md": "a",
+      "skills/x/.notes/out.md": { symlink: `${outside}/o.md` },
+      "skills/.c/y/SKILL.md": skillMd("y"),
+      "skills/.c/y/out.md": { symlink: `${outside}/o.md` },
+    });
+    const plugin = await harvest(root, { skills: ["skills/x", "skills/.c/*"], files: ["skills/x/.notes/*"] });
+    expect(skillsOf(plugin)).toEqual({
+      "skills/.c/y": { address: ".c/y", files: [] },
+      "skills/x": { address: "x", files: [] },
+    });
+    // Inside a skill in a hidden folder, the path relative to the skill decides.
+    expect(plugin.skipped).toEqual([{ path: "skills/.c/y/out.md", reason: REASONS.symlinkLeavesRoot }]);
+  });
+
+  test("a glob naming SKILL.md names that file only, not SKILL.md files below a folder of that name", async () => {
+    const root = makeTree({ "a/SKILL.md/b/SKILL.md": skillMd("b") });
+    const plugin = await harvest(root, { skills: ["a/SKILL.md"] });
+    expect(plugin.skillDirs).toEqual([]);
+  });
+
+  test("a SKILL.md link that leaves the root is named under a glob that names SKILL.md files", async () => {
+    const outside = makeTree({ "SKILL.md": skillMd("y") });
+    const root = makeTree({ "skills/y/SKILL.md": { symlink: `${outside}/SKILL.md` } });
+    const plugin = await harvest(root, { skills: ["skills/*/SKILL.md"] });
+    expect(plugin.skipped).toEqual([{ path: "skills/y/SKILL.md", reason: REASONS.symlinkLeavesRoot }]);
+  });
+
+  test("skill directories sort in code-unit order, not in the order their SKILL.md paths sort", async () => {
+    const root = makeTree({ "skills/a-b/SKILL.md": skillMd("a-b"), "skills/a/SKILL.md": skillMd("a") });
+    expect((await harvest(root)).skillDirs).toEqual(["skills/a", "skills/a-b"]);
+  });
+
+  test("a skipped nested skill's address holds library files off", async () => {
+    const root = makeTree({ "skills/g/x/SKILL.md": "no frontmatter", "g/x/f.md": "f", "g/y.md": "y" });
+    const plugin = await harvest(root, { files: ["g/**"] });
+    expect(plugin.libraryFiles.map((f) => f.path)).toEqual(["g/y.md"]);
+    expect(plugin.skipped).toEqual([
+      { path: "g/x/f.md", reason: REASONS.libraryInsideSkill("g/x", "skills/g/x") },
+      { path: "skills/g/x", reason: REASONS.noFrontmatter },
+    ]);
+  });
+
+  test("no bytes, servedName or servedDescription key where there is none; lenient at exactly 1024 characters keeps no bytes", async () => {
+    const root = makeTree({ "skills/x/SKILL.md": skillMd("x", "d".repeat(1024)) });
+    const plugin = await harvest(root, { naming: "lenient" });
+    const skill = plugin.skills[0];
+    expect(skill === undefined ? [] : Object.keys(skill).filter((k) => k.startsWith("served"))).toEqual([]);
+    expect(skill !== undefined && "bytes" in skill.skillMd).toBe(false);
+  });
+
+  test("an unchanged SKILL.md handed on keeps its file record", async () => {
+    const root = makeTree({ "skills/x/SKILL.md": skillMd("x") });
+    const first = await harvest(root);
+    fs.writeFileSync(path.join(root, "new.md"), "changes the walk");
+    const second = await harvest(root, { previous: first });
+    expect(second).not.toBe(first);
+    expect(second.skills[0]?.skillMd).toEqual(first.skills[0]?.skillMd);
+  });
+
+  test("lenient: a long description given through an alias cannot be cut in place, so the skill is skipped", async () => {
+    const long = "word ".repeat(300).trim();
+    const root = makeTree({ "skills/x/SKILL.md": `---\nname: x\nd: &d ${long}\ndescription: *d\n---\n` });
+    const plugin = await harvest(root, { naming: "lenient" });
+    expect(plugin.skills).toEqual([]);
+    expect(plugin.skipped).toEqual([{ path: "skills/x", reason: REASONS.longDescription(long.length) }]);
+  });
+
+  test("rewrites lists only the values lenient naming serves", () => {
+    expect(rewrites({ servedName: "a", servedDescription: "b" })).toEqual({ name: "a", description: "b" });
+    expect(Object.keys(rewrites({}))).toEqual([]);
   });
 });
