@@ -81,6 +81,8 @@ describe("compileGlobs, adversarial sets", () => {
     { globs: ["!x"], empty: true },
     { globs: ["  "], empty: true },
     { globs: ["x"], empty: false },
+    // A brace range too large to expand stays a glob of its own.
+    { globs: ["a{1..1000000}"], empty: false },
   ])("$globs: empty $empty", ({ globs, empty }) => {
     expect(compileGlobs(globs).empty).toBe(empty);
   });

@@ -62,3 +62,13 @@ describe("a harvest asks the pacer before each slice of work", () => {
     expect(pause).not.toHaveBeenCalled();
   });
 });
+
+test("once every waiter is awake, nothing else starts a slice", async () => {
+  const pacer = sharedPacer();
+  const now = vi.spyOn(performance, "now").mockReturnValue(5000);
+  await Promise.all([pacer.pause(), pacer.pause()]);
+  now.mockReturnValue(6000);
+  await new Promise((resolve) => setImmediate(resolve));
+  await new Promise((resolve) => setImmediate(resolve));
+  expect(pacer.due()).toBe(true);
+});
