@@ -18,20 +18,24 @@ const CR = 0x0d;
 /** True for `---`, `---\r`, `---  ` (a fence line, its line break already cut off). */
 function isFence(bytes: Uint8Array, start: number, end: number): boolean {
   let e = end;
-  while (e > start && (bytes[e - 1] === CR || bytes[e - 1] === 0x20 || bytes[e - 1] === 0x09)) e--;
+  // No bound at `start` is needed: the byte before a line's start is a line feed, the BOM's last byte or none.
+  while (bytes[e - 1] === CR || bytes[e - 1] === 0x20 || bytes[e - 1] === 0x09) e--;
   return e - start === 3 && bytes[start] === 0x2d && bytes[start + 1] === 0x2d && bytes[start + 2] === 0x2d;
 }
 
 function lineEnd(bytes: Uint8Array, from: number): number {
   const i = bytes.indexOf(LF, from);
+  // Stryker disable next-line EqualityOperator: equivalent; 0 is found only for a first line that is empty, which is no fence either way
   return i < 0 ? bytes.length : i;
 }
 
-/** `a: b: c` => `Nested mappings are not allowed in compact mappings at line 2, column 4 of SKILL.md`. */
-function describeYamlError(message: string, line: number | undefined, col: number | undefined): string {
-  const head = (message.split("\n")[0] ?? "").replace(/ at line \d+, column \d+:?\s*$/, "").replace(/[.:]\s*$/, "");
+/** `a: b: c` => `Nested mappings are not allowed in compact mappings at line 2, column 4 of SKILL.md`. yaml's own
+ *  message ends its first line with the position in the YAML text (and a colon before the quoted context). */
+function describeYamlError(message: string, at?: { readonly line: number; readonly col: number }): string {
+  const first = message.split("\n")[0] as string; // split always gives one part
+  const head = (at === undefined ? first : first.replace(` at line ${at.line}, column ${at.col}`, "")).replace(/[.:]$/, "");
   // +1: the frontmatter starts on the line after the opening `---`.
-  return line === undefined ? head : `${head} at line ${line + 1}, column ${col ?? 1} of SKILL.md`;
+  return at === undefined ? head : `${head} at line ${at.line + 1}, column ${at.col} of SKILL.md`;
 }
 
 /**
@@ -44,6 +48,7 @@ export function parseSkillMd(bytes: Uint8Array): SkillMdParse {
   const { yamlStart, closing, closingEnd } = span;
   let text: string;
   try {
+    // ignoreBOM: a BOM that starts the YAML text is kept, so yaml counts it in its columns as an editor does.
     text = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(bytes.subarray(yamlStart, closing));
   } catch {
     return { ok: false, reason: REASONS.notUtf8 };
@@ -52,22 +57,25 @@ export function parseSkillMd(bytes: Uint8Array): SkillMdParse {
   // frontmatter is published as JSON by skills/list and must survive that unchanged.
   const doc = parseDocument(text, { version: "1.2", prettyErrors: true, resolveKnownTags: false });
   const error = doc.errors[0];
-  if (error !== undefined) {
-    return { ok: false, reason: REASONS.unparseable(describeYamlError(error.message, error.linePos?.[0].line, error.linePos?.[0].col)) };
-  }
+  // Stryker disable next-line OptionalChaining: equivalent; prettyErrors gives every error its position
+  if (error !== undefined) return { ok: false, reason: REASONS.unparseable(describeYamlError(error.message, error.linePos?.[0])) };
   if (!isMap(doc.contents)) return { ok: false, reason: REASONS.notMapping };
   let frontmatter: unknown;
   try {
+    // Stryker disable next-line ObjectLiteral: equivalent; 100 is also yaml's default, written out so that no upgrade of yaml can lift the limit on an alias bomb
     frontmatter = doc.toJS({ maxAliasCount: 100 });
   } catch (e) {
-    // An alias bomb or a circular alias: the document is valid YAML but not plain data.
+    // An alias bomb or an alias to an unknown anchor.
     return {
       ok: false,
       reason: REASONS.unparseable(
-        describeYamlError(e instanceof Error ? e.message : "it cannot be read as plain data", undefined, undefined),
+        // Stryker disable next-line ConditionalExpression,StringLiteral: equivalent; yaml throws only Error objects, the text is a defence should that change
+        describeYamlError(e instanceof Error ? e.message : "it cannot be read as plain data"),
       ),
     };
   }
+  // `a: &x [*x]` is valid YAML whose value holds itself: JSON, in which skills/list publishes it, cannot carry it.
+  if (!survivesJson(frontmatter)) return { ok: false, reason: REASONS.unparseable("an alias refers to a value that holds it") };
   // A copy: the parsed values are views of the YAML text, which they would otherwise keep alive in the shelf.
   return {
     ok: true,
@@ -76,12 +84,22 @@ export function parseSkillMd(bytes: Uint8Array): SkillMdParse {
   };
 }
 
+function survivesJson(value: unknown): boolean {
+  try {
+    JSON.stringify(value);
+  } catch {
+    return false;
+  }
+  return true;
+}
+
 /** Where the YAML between the fences lies: `[yamlStart, closing)`; the closing fence line ends at `closingEnd`. */
 function frontmatterSpan(bytes: Uint8Array): { yamlStart: number; closing: number; closingEnd: number } | undefined {
   const start = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
   const firstEnd = lineEnd(bytes, start);
-  if (firstEnd >= bytes.length || !isFence(bytes, start, firstEnd)) return undefined;
+  if (!isFence(bytes, start, firstEnd)) return undefined;
   const yamlStart = firstEnd + 1;
+  // Stryker disable next-line EqualityOperator: equivalent; at the very end the line is empty, which is no fence
   for (let s = yamlStart; s < bytes.length;) {
     const e = lineEnd(bytes, s);
     if (isFence(bytes, s, e)) return { yamlStart, closing: s, closingEnd: e };
@@ -108,7 +126,7 @@ export function rewriteSkillMd(
   for (const [key, value] of Object.entries(values)) {
     const pair = doc.contents.items.find((item) => isScalar(item.key) && item.key.value === key);
     const range = pair !== undefined && isScalar(pair.value) ? pair.value.range : undefined;
-    if (range === undefined || range === null) return undefined;
+    if (!range) return undefined;
     edits.push([range[0], range[1], isSkillName(value) ? value : JSON.stringify(value)]);
   }
   // Ranges count UTF-16 code units of `text`: splice from the last, then encode again.

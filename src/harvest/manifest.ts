@@ -32,6 +32,7 @@ export function readJsonInRoot(rootAbs: string, candidates: readonly string[]): 
   let rootReal: string;
   try {
     rootReal = fs.realpathSync.native(rootAbs);
+    // Stryker disable next-line BlockStatement: equivalent; without the root every candidate's own realpath fails and is passed over the same way
   } catch {
     return { ok: true, found: false };
   }
@@ -42,7 +43,7 @@ export function readJsonInRoot(rootAbs: string, candidates: readonly string[]): 
     } catch {
       continue; // missing, or a dangling link
     }
-    if (!isInside(rootReal, real)) continue;
+    if (!isBelow(rootReal, real)) continue;
     let stat: fs.Stats;
     try {
       stat = fs.statSync(real);
@@ -131,6 +132,7 @@ export function applyManifestMeta(meta: PluginMeta, manifest: PluginManifest | n
   };
 }
 
-function isInside(rootReal: string, real: string): boolean {
-  return real === rootReal || real.startsWith(rootReal.endsWith(nodePath.sep) ? rootReal : rootReal + nodePath.sep);
+/** Strictly below the root: a candidate is a file, and the root is not. */
+function isBelow(rootReal: string, real: string): boolean {
+  return real.startsWith(rootReal.endsWith(nodePath.sep) ? rootReal : rootReal + nodePath.sep);
 }

@@ -47,3 +47,42 @@ test("links and images in prose, lists, quotes and tables cite; code spans, fenc
 test("an empty body cites nothing", () => {
   expect(findCitations("")).toEqual([]);
 });
+
+test("placeholder paths end at whitespace, quotes, brackets and separators; trailing sentence punctuation is cut", () => {
+  const body = [
+    "Run ${CLAUDE_SKILL_DIR}/a.sh. Then ${CLAUDE_PLUGIN_ROOT}/b.md: done?!",
+    "Quoted \"${CLAUDE_SKILL_DIR}/c.sh\" and '${CLAUDE_SKILL_DIR}/d.sh' and `${CLAUDE_SKILL_DIR}/e.sh`.",
+    "Listed ${CLAUDE_SKILL_DIR}/f.md,${CLAUDE_SKILL_DIR}/g.md;${CLAUDE_SKILL_DIR}/h.md <${CLAUDE_SKILL_DIR}/i.md>",
+    "[j](${CLAUDE_SKILL_DIR}/j.md) [k] ${CLAUDE_SKILL_DIR}/k.md] ${CLAUDE_SKILL_DIR}/l.md!?",
+    "Not one: ${CLAUDE_SKILLS_DIR}/m.md, ${claude_skill_dir}/n.md, $CLAUDE_SKILL_DIR/o.md.",
+    "Again ${CLAUDE_SKILL_DIR}/a.sh",
+  ].join("\n");
+  expect(findCitations(body)).toEqual([
+    "${CLAUDE_SKILL_DIR}/j.md",
+    "${CLAUDE_SKILL_DIR}/a.sh",
+    "${CLAUDE_PLUGIN_ROOT}/b.md",
+    "${CLAUDE_SKILL_DIR}/c.sh",
+    "${CLAUDE_SKILL_DIR}/d.sh",
+    "${CLAUDE_SKILL_DIR}/e.sh",
+    "${CLAUDE_SKILL_DIR}/f.md",
+    "${CLAUDE_SKILL_DIR}/g.md",
+    "${CLAUDE_SKILL_DIR}/h.md",
+    "${CLAUDE_SKILL_DIR}/i.md",
+    "${CLAUDE_SKILL_DIR}/k.md",
+    "${CLAUDE_SKILL_DIR}/l.md",
+  ]);
+});
+
+test("links in table headers, nested lists and emphasis cite; an empty target does not", () => {
+  const body = [
+    "| [h](h.md) | b |",
+    "|---|---|",
+    "| x | [c](c.md) |",
+    "",
+    "- outer",
+    "  - inner [n](nested.md)",
+    "",
+    "*[e](em.md)* and [empty]() and **![i](i.png)**",
+  ].join("\n");
+  expect(findCitations(body)).toEqual(["h.md", "c.md", "nested.md", "em.md", "i.png"]);
+});

@@ -121,3 +121,57 @@ describe("an unchanged walk", () => {
     expect(retried.skipped).toEqual(touched.skipped);
   });
 });
+
+describe("reads a previous harvest hands on", () => {
+  test("library files and a whole-plugin skill's files are reused by their path from the root", async () => {
+    const root = makeTree({ "SKILL.md": skillMd("whole"), "ref.md": "one", "lib/a.md": "uno" });
+    const ref = path.join(root, "ref.md");
+    const lib = path.join(root, "lib", "a.md");
+    for (const file of [ref, lib]) fs.utimesSync(file, 1000, 1000);
+    const first = await harvest(root, { skills: ["SKILL.md"], files: ["lib/*"] });
+    expect(first.skills[0]?.files.map((f) => f.path)).toEqual(["lib/a.md", "ref.md"]);
+    // Same size and mtime: taken as unchanged, so a stale digest proves no second read.
+    fs.writeFileSync(ref, "ONE");
+    fs.writeFileSync(lib, "UNO");
+    for (const file of [ref, lib]) fs.utimesSync(file, 1000, 1000);
+    fs.writeFileSync(path.join(root, "new.md"), "changes the walk");
+    const second = await harvest(root, { skills: ["SKILL.md"], files: ["lib/*", "new.md"], previous: first });
+    expect(second.skills[0]?.files.map((f) => [f.path, f.digest])).toEqual([
+      ["lib/a.md", sha("uno")],
+      ["new.md", sha("changes the walk")],
+      ["ref.md", sha("one")],
+    ]);
+  });
+
+  test("a library file is reused by its path", async () => {
+    const root = makeTree({ "lib/a.md": "uno" });
+    const lib = path.join(root, "lib", "a.md");
+    fs.utimesSync(lib, 1000, 1000);
+    const first = await harvest(root, { files: ["lib/*"] });
+    fs.writeFileSync(lib, "UNO");
+    fs.utimesSync(lib, 1000, 1000);
+    const second = await harvest(root, { files: ["lib/*", "x"], previous: first });
+    expect(second.libraryFiles.map((f) => [f.path, f.digest])).toEqual([["lib/a.md", sha("uno")]]);
+  });
+
+  test("a failed previous harvest hands on no reads", async () => {
+    const root = makeTree({ "skills/x/SKILL.md": skillMd("x"), "skills/x/a.md": "one" });
+    const a = path.join(root, "skills", "x", "a.md");
+    fs.utimesSync(a, 1000, 1000);
+    const first = await harvest(root);
+    fs.writeFileSync(a, "ONE");
+    fs.utimesSync(a, 1000, 1000);
+    fs.writeFileSync(path.join(root, "new.md"), "changes the walk");
+    const second = await harvest(root, { previous: { ...first, status: "failed" } });
+    expect(fileOf(second, "a.md")?.digest).toBe(sha("ONE"));
+  });
+
+  test("a file read once serves both the outer and the nested skill", async () => {
+    const root = makeTree({ "skills/o/SKILL.md": skillMd("o"), "skills/o/i/SKILL.md": skillMd("i"), "skills/o/i/r.md": "r" });
+    const plugin = await harvest(root);
+    const outer = plugin.skills.find((s) => s.dir === "skills/o")?.files.find((f) => f.path === "i/r.md");
+    const inner = plugin.skills.find((s) => s.dir === "skills/o/i")?.files.find((f) => f.path === "r.md");
+    expect(outer).toEqual({ ...inner, path: "i/r.md" });
+    expect(outer?.digest).toBe(sha("r"));
+  });
+});

@@ -13,6 +13,7 @@ describe("parseSkillMd", () => {
     { title: "BOM and CRLF", md: `${BOM}---\r\nname: a\r\ndescription: d\r\n---\r\n`, offset: 38 },
     { title: "no body, no final newline", md: "---\nname: a\ndescription: d\n---", offset: 30 },
     { title: "fence with trailing spaces", md: "---  \nname: a\ndescription: d\n--- \nx", offset: 34 },
+    { title: "fences with trailing tabs", md: "---\t\nname: a\ndescription: d\n---\t \t\nx", offset: 35 },
     { title: "a --- inside a value does not close", md: "---\nname: a\ndescription: 'x --- y'\n---\n", offset: 39 },
   ])("$title: bodyOffset $offset", ({ md, offset }) => {
     const parsed = parseSkillMd(bytes(md));
@@ -50,6 +51,37 @@ describe("parseSkillMd", () => {
       md: "---\nname: a: b\n---\n",
       reason: "The frontmatter is not valid YAML: Nested mappings are not allowed in compact mappings at line 2, column 7 of SKILL.md.",
     },
+    { title: "four dashes do not open", md: "----\nname: a\n----\n", reason: REASONS.noFrontmatter },
+    { title: "x-- does not open", md: "x--\nname: a\n---\n", reason: REASONS.noFrontmatter },
+    { title: "-x- does not open", md: "-x-\nname: a\n---\n", reason: REASONS.noFrontmatter },
+    { title: "--x does not open", md: "--x\nname: a\n---\n", reason: REASONS.noFrontmatter },
+    { title: "a space before the fence", md: " ---\nname: a\n---\n", reason: REASONS.noFrontmatter },
+    { title: "----- does not close", md: "---\nname: a\n-----\n", reason: REASONS.noFrontmatter },
+    {
+      title: "line and column of two digits",
+      md: `---\n${Array.from({ length: 9 }, (_, i) => `k${i}: 1\n`).join("")}name:           a: b\n---\n`,
+      reason: "The frontmatter is not valid YAML: Nested mappings are not allowed in compact mappings at line 11, column 17 of SKILL.md.",
+    },
+    {
+      title: "a BOM that starts the YAML text counts as a column",
+      md: "---\n\uFEFFname: a: b\n---\n",
+      reason: "The frontmatter is not valid YAML: Nested mappings are not allowed in compact mappings at line 2, column 8 of SKILL.md.",
+    },
+    {
+      title: "an alias bomb",
+      md: "---\na: &a [x,x,x,x,x,x,x,x,x,x]\nb: &b [*a,*a,*a,*a,*a,*a,*a,*a,*a,*a]\nc: &c [*b,*b,*b,*b,*b,*b,*b,*b,*b,*b]\n---\n",
+      reason: "The frontmatter is not valid YAML: Excessive alias count indicates a resource exhaustion attack.",
+    },
+    {
+      title: "an alias to no anchor, whose name ends the sentence once",
+      md: "---\nname: *x.\n---\n",
+      reason: "The frontmatter is not valid YAML: Unresolved alias (the anchor must be set before the alias): x.",
+    },
+    {
+      title: "an alias inside its own anchor (JSON cannot carry it)",
+      md: "---\nname: a\ndescription: d\nmetadata: &m {self: *m}\n---\n",
+      reason: "The frontmatter is not valid YAML: an alias refers to a value that holds it.",
+    },
     {
       title: "duplicate keys",
       md: "---\nname: a\nname: b\n---\n",
@@ -57,6 +89,17 @@ describe("parseSkillMd", () => {
     },
   ])("$title -> $reason", ({ md, reason }) => {
     expect(parseSkillMd(bytes(md))).toEqual({ ok: false, reason });
+  });
+
+  // Only the three bytes EF BB BF are a BOM: any two of them, or other bytes, before the fence leave no fence.
+  test.each([
+    { title: "EF BB 80 (U+FEC0)", head: [0xef, 0xbb, 0x80] },
+    { title: "EF 80 BF (U+F03F)", head: [0xef, 0x80, 0xbf] },
+    { title: "78 BB BF", head: [0x78, 0xbb, 0xbf] },
+    { title: "78 C2 BF (x¿)", head: [0x78, 0xc2, 0xbf] },
+  ])("$title before the fence: no frontmatter", ({ head }) => {
+    const md = new Uint8Array([...head, ...bytes("---\nname: a\ndescription: d\n---\n")]);
+    expect(parseSkillMd(md)).toEqual({ ok: false, reason: REASONS.noFrontmatter });
   });
 
   test("frontmatter that is not UTF-8", () => {
@@ -96,6 +139,13 @@ describe("checkSkillFrontmatter", () => {
     },
     // 1024 characters, counted as code points (each emoji is two UTF-16 units)
     { fm: { name: "pdf", description: "😀".repeat(1024) }, dir: "pdf", out: { ok: true, name: "pdf", description: "😀".repeat(1024) } },
+    { fm: { name: null, description: "d" }, dir: "pdf", out: { ok: false, reason: "The frontmatter has no name." } },
+    { fm: { name: { a: 1 }, description: "d" }, dir: "pdf", out: { ok: false, reason: REASONS.badName('{"a":1}') } },
+    { fm: { name: ["pdf"], description: "d" }, dir: "pdf", out: { ok: false, reason: REASONS.badName('["pdf"]') } },
+    { fm: { name: "pdf", description: null }, dir: "pdf", out: { ok: false, reason: "The frontmatter has no description." } },
+    { fm: { name: "pdf", description: "" }, dir: "pdf", out: { ok: false, reason: REASONS.emptyDescription } },
+    { fm: { name: "pdf", description: 7 }, dir: "pdf", out: { ok: false, reason: REASONS.emptyDescription } },
+    { fm: { name: "pdf", description: "x".repeat(1024) }, dir: "pdf", out: { ok: true, name: "pdf", description: "x".repeat(1024) } },
   ])("%#: $fm.name in $dir", ({ fm, dir, out }) => {
     expect(checkSkillFrontmatter(fm, dir)).toEqual(out);
   });

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "vitest";
 
-import { compileGlobs, normalizeGlob, SKILL_CONVENTION } from "../../src/harvest/index.js";
+import { compileGlobs, compileHiddenOptIns, normalizeGlob, SKILL_CONVENTION } from "../../src/harvest/index.js";
 
 describe("normalizeGlob", () => {
   test.each([
@@ -57,5 +57,74 @@ describe("compileGlobs", () => {
     { path: "skills/a/skill.md", match: false },
   ])("convention ~ $path -> $match", ({ path, match }) => {
     expect(compileGlobs(SKILL_CONVENTION).match(path)).toBe(match);
+  });
+});
+
+describe("normalizeGlob, adversarial shapes", () => {
+  test.each([
+    { glob: "  ./a/  ", out: "a" },
+    { glob: "././a//", out: "a" },
+    { glob: "a/**/", out: "a/**/*" },
+    { glob: "./**", out: "**/*" },
+    { glob: "./", out: "" },
+    { glob: "/", out: "/" },
+    { glob: "a/**b", out: "a/**b" },
+  ])("$glob -> $out", ({ glob, out }) => {
+    expect(normalizeGlob(glob)).toBe(out);
+  });
+});
+
+describe("compileGlobs, adversarial sets", () => {
+  test.each([
+    // A glob that normalises to nothing, and negations alone, match nothing.
+    { globs: ["./"], empty: true },
+    { globs: ["!x"], empty: true },
+    { globs: ["  "], empty: true },
+    { globs: ["x"], empty: false },
+    // A brace range too large to expand stays a glob of its own.
+    { globs: ["a{1..1000000}"], empty: false },
+  ])("$globs: empty $empty", ({ globs, empty }) => {
+    expect(compileGlobs(globs).empty).toBe(empty);
+  });
+
+  test.each([
+    // `!` after spaces still negates; the rest of the negated glob is normalised like any other.
+    { globs: ["shared/**", "  !./shared/drafts/ "], path: "shared/drafts", match: false },
+    { globs: ["shared/**", "  !./shared/drafts/** "], path: "shared/drafts/x.md", match: false },
+    // A brace alternative that names a visible dot-folder is matched like that folder spelled out.
+    { globs: ["{.claude,x}/a"], path: ".claude/a", match: true },
+    { globs: ["{.claude,x}/a"], path: "x/a", match: true },
+    { globs: ["!{.github,y}/a", "**/a"], path: ".github/a", match: false },
+    // Only the three visible dot-names are visible: a longer name starting with one is still hidden.
+    { globs: ["*/y"], path: ".githubx/y", match: false },
+    { globs: ["*/y"], path: ".github/y", match: true },
+    { globs: ["a/*/x"], path: "a/.agents/x", match: true },
+    { globs: ["a/*"], path: "a/.agents", match: true },
+    { globs: ["*"], path: ".claude", match: true },
+    // A brace range too large to expand is left to micromatch rather than failing the plugin.
+    { globs: ["a{1..1000000}", "b"], path: "b", match: true },
+  ])("$globs ~ $path -> $match", ({ globs, path, match }) => {
+    expect(compileGlobs(globs).match(path)).toBe(match);
+  });
+});
+
+describe("compileHiddenOptIns", () => {
+  const optIns = compileHiddenOptIns(["skills/.curated/*/SKILL.md", "**/.cache/x", "!.neg/x", ".github/a/.b/c", "{.x,y}/z"]);
+  test.each([
+    { path: "skills/.curated", match: true },
+    { path: "skills/.curated/x", match: false },
+    { path: "skills/.other", match: false },
+    { path: ".cache", match: true },
+    { path: "a/b/.cache", match: true },
+    { path: ".neg", match: false },
+    { path: ".github", match: false },
+    { path: ".github/a/.b", match: true },
+    { path: ".x", match: true },
+  ])("$path -> $match", ({ path, match }) => {
+    expect(optIns.match(path)).toBe(match);
+  });
+
+  test("globs without a hidden segment open nothing", () => {
+    expect(compileHiddenOptIns(["skills/**/SKILL.md", ".github/skills/*/SKILL.md"]).empty).toBe(true);
   });
 });

@@ -108,3 +108,54 @@ describe("prompt files", () => {
     expect((await harvest(root, { prompts: [] })).prompts).toEqual([]);
   });
 });
+
+describe("library and prompt files, adversarial edges", () => {
+  test("a file at a skill's own address, a hidden escaping link, and a file exactly at the limit", async () => {
+    const outside = makeTree({ "x.md": "outside" });
+    const root = makeTree({
+      "skills/docs/SKILL.md": skillMd("docs"),
+      docs: "a file named like the skill's address",
+      "lib/.h.md": { symlink: path.join(outside, "x.md") },
+      "lib/at.md": "12345",
+      "lib/over.md": "123456",
+    });
+    const plugin = await harvest(root, { files: ["docs", "lib/*", "lib/.h.md"], limits: { fileBytes: 5 } });
+    expect(plugin.libraryFiles.map((f) => f.path)).toEqual(["lib/at.md"]);
+    expect(plugin.skipped).toEqual([
+      { path: "docs", reason: REASONS.libraryInsideSkill("docs", "skills/docs") },
+      { path: "lib/over.md", reason: REASONS.overFileBytes(6, 5) },
+      // A skill skipped (here for its size) still claims its address.
+      { path: "skills/docs", reason: REASONS.skillMdOverLimit(skillMd("docs").length, 5) },
+    ]);
+  });
+
+  test("a skill served by its name (lenient) claims that address for library files, not its folder's", async () => {
+    const root = makeTree({ "skills/Odd/SKILL.md": skillMd("named"), "named/x.md": "x", "odd/y.md": "y" });
+    const plugin = await harvest(root, { files: ["named/*", "odd/*"], naming: "lenient" });
+    expect(plugin.libraryFiles.map((f) => f.path)).toEqual(["odd/y.md"]);
+    expect(plugin.skipped).toEqual([{ path: "named/x.md", reason: REASONS.libraryInsideSkill("named", "skills/Odd") }]);
+  });
+
+  test("prompts: never under a .claude-plugin folder at any depth; commands/ only at the root is a command; the size limit holds", async () => {
+    const root = makeTree({
+      "a/.claude-plugin/x.md": "never",
+      "p/commands/y.md": "Y",
+      "commandsx/z.md": "Z",
+      "p/at.md": "1234",
+      "p/over.md": "12345",
+    });
+    const plugin = await harvest(root, { prompts: ["a/.claude-plugin/*.md", "p/**/*.md", "commandsx/*.md"], limits: { fileBytes: 4 } });
+    expect(plugin.prompts).toEqual([
+      { path: "commandsx/z.md", text: "Z", command: false },
+      { path: "p/at.md", text: "1234", command: false },
+      { path: "p/commands/y.md", text: "Y", command: false },
+    ]);
+    expect(plugin.skipped).toEqual([{ path: "p/over.md", reason: REASONS.overFileBytes(5, 4) }]);
+  });
+
+  test("a prompts glob that is a literal directory names the .md files beneath it", async () => {
+    const root = makeTree({ "mine/a.md": "A", "mine/deep/b.md": "B", "mine/c.txt": "C" });
+    const plugin = await harvest(root, { prompts: ["mine"] });
+    expect(plugin.prompts.map((p) => p.path)).toEqual(["mine/a.md", "mine/deep/b.md"]);
+  });
+});

@@ -1,7 +1,9 @@
 import { createHash } from "node:crypto";
+import fs from "node:fs";
+import path from "node:path";
 import { afterAll, describe, expect, test } from "vitest";
 
-import { REASONS } from "../../src/harvest/index.js";
+import { REASONS, rewrites } from "../../src/harvest/index.js";
 import { harvest, makeTree, removeTrees, skillMd, skillsOf, type Tree } from "./fixture.js";
 
 afterAll(removeTrees);
@@ -310,5 +312,153 @@ describe("skipped skills", () => {
       { path: "skills/no-desc", reason: "The frontmatter has no description." },
       { path: "skills/no-name", reason: "The frontmatter has no name." },
     ]);
+  });
+});
+
+describe("skills, adversarial edges", () => {
+  test("a wrong-case skill file is named only where a SKILL.md would be picked; the first in code-unit order is named", async () => {
+    const root = makeTree({
+      "skills/two/skill.md": skillMd("two"),
+      "skills/two/Skill.md": skillMd("two"),
+      "skills/both/SKILL.md": skillMd("both"),
+      "skills/both/skill.md": "ignored: SKILL.md is there",
+      "skills/long/skill.mdx": "not the same length",
+      "docs/x/skill.md": skillMd("x"),
+    });
+    const plugin = await harvest(root);
+    expect(skillsOf(plugin)).toEqual({ "skills/both": { address: "both", files: ["skill.md"] } });
+    expect(plugin.skipped).toEqual([{ path: "skills/two", reason: REASONS.wrongCase("Skill.md") }]);
+  });
+
+  test("a SKILL.md reached through a link that leaves the root is named; one outside the globs is not", async () => {
+    const outside = makeTree({ "SKILL.md": skillMd("y") });
+    const root = makeTree({
+      "skills/y/SKILL.md": { symlink: `${outside}/SKILL.md` },
+      "docs/z/SKILL.md": { symlink: `${outside}/SKILL.md` },
+      "skills/w": { symlink: outside },
+      "skills/v/notes": { symlink: outside },
+    });
+    const plugin = await harvest(root);
+    expect(plugin.skills).toEqual([]);
+    expect(plugin.skipped).toEqual([
+      { path: "skills/v/notes", reason: REASONS.symlinkLeavesRoot },
+      { path: "skills/w", reason: REASONS.symlinkLeavesRoot },
+      { path: "skills/y/SKILL.md", reason: REASONS.symlinkLeavesRoot },
+    ]);
+  });
+
+  test("a SKILL.md and a skill file exactly at limits.fileBytes are served", async () => {
+    const md = skillMd("x");
+    const root = makeTree({ "skills/x/SKILL.md": md, "skills/x/same.md": "s".repeat(md.length) });
+    const plugin = await harvest(root, { limits: { fileBytes: md.length } });
+    expect(skillsOf(plugin)).toEqual({ "skills/x": { address: "x", files: ["same.md"] } });
+    expect(plugin.skipped).toEqual([]);
+  });
+
+  test("an edited SKILL.md is parsed again; a touched one with the same bytes keeps its parse", async () => {
+    const root = makeTree({ "skills/x/SKILL.md": skillMd("x", "One."), "skills/x/a.md": "a" });
+    const md = path.join(root, "skills", "x", "SKILL.md");
+    const first = await harvest(root);
+    fs.utimesSync(md, 3000, 3000);
+    const touched = await harvest(root, { previous: first });
+    expect(touched).not.toBe(first);
+    expect(touched.skills[0]?.frontmatter).toBe(first.skills[0]?.frontmatter);
+    fs.writeFileSync(md, skillMd("x", "Two."));
+    fs.utimesSync(md, 4000, 4000);
+    const edited = await harvest(root, { previous: touched });
+    expect(edited.skills[0]?.frontmatter).toEqual({ name: "x", description: "Two." });
+    expect(edited.skills[0]?.description).toBe("Two.");
+  });
+
+  test("an unchanged SKILL.md whose bytes a previous harvest did not keep is read again when its body needs them", async () => {
+    const text = "---\nname: ph\ndescription: d\n---\nRun ${CLAUDE_SKILL_DIR}/x.sh\n";
+    const root = makeTree({ "skills/ph/SKILL.md": text });
+    const first = await harvest(root);
+    const skill = first.skills[0];
+    if (skill === undefined) throw new Error("no skill");
+    const { bytes: _bytes, ...withoutBytes } = skill.skillMd;
+    // A previous harvest as restored from a cache, which keeps no bytes; a new file changes the walk.
+    const previous = { ...first, skills: [{ ...skill, skillMd: withoutBytes }] };
+    fs.writeFileSync(path.join(root, "other.md"), "o");
+    const second = await harvest(root, { previous });
+    expect(new TextDecoder().decode(second.skills[0]?.skillMd.bytes)).toBe(text);
+  });
+});
+
+describe("skills, more edges", () => {
+  test("hidden files a files glob opens inside a skill stay out of it, links among them say nothing", async () => {
+    const outside = makeTree({ "o.md": "o" });
+    const root = makeTree({
+      "skills/x/SKILL.md": skillMd("x"),
+      "skills/x/.notes/a.md": "a",
+      "skills/x/.notes/out.md": { symlink: `${outside}/o.md` },
+      "skills/.c/y/SKILL.md": skillMd("y"),
+      "skills/.c/y/out.md": { symlink: `${outside}/o.md` },
+    });
+    const plugin = await harvest(root, { skills: ["skills/x", "skills/.c/*"], files: ["skills/x/.notes/*"] });
+    expect(skillsOf(plugin)).toEqual({
+      "skills/.c/y": { address: ".c/y", files: [] },
+      "skills/x": { address: "x", files: [] },
+    });
+    // Inside a skill in a hidden folder, the path relative to the skill decides.
+    expect(plugin.skipped).toEqual([{ path: "skills/.c/y/out.md", reason: REASONS.symlinkLeavesRoot }]);
+  });
+
+  test("a glob naming SKILL.md names that file only, not SKILL.md files below a folder of that name", async () => {
+    const root = makeTree({ "a/SKILL.md/b/SKILL.md": skillMd("b") });
+    const plugin = await harvest(root, { skills: ["a/SKILL.md"] });
+    expect(plugin.skillDirs).toEqual([]);
+  });
+
+  test("a SKILL.md link that leaves the root is named under a glob that names SKILL.md files", async () => {
+    const outside = makeTree({ "SKILL.md": skillMd("y") });
+    const root = makeTree({ "skills/y/SKILL.md": { symlink: `${outside}/SKILL.md` } });
+    const plugin = await harvest(root, { skills: ["skills/*/SKILL.md"] });
+    expect(plugin.skipped).toEqual([{ path: "skills/y/SKILL.md", reason: REASONS.symlinkLeavesRoot }]);
+  });
+
+  test("skill directories sort in code-unit order, not in the order their SKILL.md paths sort", async () => {
+    const root = makeTree({ "skills/a-b/SKILL.md": skillMd("a-b"), "skills/a/SKILL.md": skillMd("a") });
+    expect((await harvest(root)).skillDirs).toEqual(["skills/a", "skills/a-b"]);
+  });
+
+  test("a skipped nested skill's address holds library files off", async () => {
+    const root = makeTree({ "skills/g/x/SKILL.md": "no frontmatter", "g/x/f.md": "f", "g/y.md": "y" });
+    const plugin = await harvest(root, { files: ["g/**"] });
+    expect(plugin.libraryFiles.map((f) => f.path)).toEqual(["g/y.md"]);
+    expect(plugin.skipped).toEqual([
+      { path: "g/x/f.md", reason: REASONS.libraryInsideSkill("g/x", "skills/g/x") },
+      { path: "skills/g/x", reason: REASONS.noFrontmatter },
+    ]);
+  });
+
+  test("no bytes, servedName or servedDescription key where there is none; lenient at exactly 1024 characters keeps no bytes", async () => {
+    const root = makeTree({ "skills/x/SKILL.md": skillMd("x", "d".repeat(1024)) });
+    const plugin = await harvest(root, { naming: "lenient" });
+    const skill = plugin.skills[0];
+    expect(skill === undefined ? [] : Object.keys(skill).filter((k) => k.startsWith("served"))).toEqual([]);
+    expect(skill !== undefined && "bytes" in skill.skillMd).toBe(false);
+  });
+
+  test("an unchanged SKILL.md handed on keeps its file record", async () => {
+    const root = makeTree({ "skills/x/SKILL.md": skillMd("x") });
+    const first = await harvest(root);
+    fs.writeFileSync(path.join(root, "new.md"), "changes the walk");
+    const second = await harvest(root, { previous: first });
+    expect(second).not.toBe(first);
+    expect(second.skills[0]?.skillMd).toEqual(first.skills[0]?.skillMd);
+  });
+
+  test("lenient: a long description given through an alias cannot be cut in place, so the skill is skipped", async () => {
+    const long = "word ".repeat(300).trim();
+    const root = makeTree({ "skills/x/SKILL.md": `---\nname: x\nd: &d ${long}\ndescription: *d\n---\n` });
+    const plugin = await harvest(root, { naming: "lenient" });
+    expect(plugin.skills).toEqual([]);
+    expect(plugin.skipped).toEqual([{ path: "skills/x", reason: REASONS.longDescription(long.length) }]);
+  });
+
+  test("rewrites lists only the values lenient naming serves", () => {
+    expect(rewrites({ servedName: "a", servedDescription: "b" })).toEqual({ name: "a", description: "b" });
+    expect(Object.keys(rewrites({}))).toEqual([]);
   });
 });

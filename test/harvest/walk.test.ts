@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import fs from "node:fs";
 import net from "node:net";
 import path from "node:path";
 
@@ -138,5 +139,58 @@ describe("symlinks", () => {
     const holder = makeTree({ link: { symlink: real } });
     const plugin = await harvest(path.join(holder, "link"));
     expect(skillsOf(plugin)).toEqual({ "skills/x": { address: "x", files: ["in.md"] } });
+  });
+});
+
+describe("folders never walked", () => {
+  test("dependency and version-control folders stay out even when a glob spells them out", async () => {
+    const names = ["node_modules", ".git", ".hg", ".svn", ".bzr", "_darcs", "CVS"];
+    const tree: Record<string, string> = { "skills/ok/SKILL.md": skillMd("ok") };
+    for (const name of names) {
+      tree[`${name}/s/SKILL.md`] = skillMd("s");
+      tree[`skills/${name}/t/SKILL.md`] = skillMd("t");
+      tree[`lib/${name}/x.md`] = "x";
+    }
+    const plugin = await harvest(makeTree(tree), {
+      skills: ["skills/**", ...names.map((name) => `${name}/*`)],
+      files: ["lib/**", ...names.map((name) => `lib/${name}/*`)],
+    });
+    expect(skillsOf(plugin)).toEqual({ "skills/ok": { address: "ok", files: [] } });
+    expect([...plugin.tree.keys()]).toEqual(["skills/ok/SKILL.md"]);
+    expect(plugin.libraryFiles).toEqual([]);
+    expect(plugin.skipped).toEqual([]);
+  });
+
+  test("a name that only starts like one is walked", async () => {
+    const root = makeTree({ "CVSx/a.md": "a", "node_modules2/b.md": "b", "_darcs_/c.md": "c" });
+    expect([...(await harvest(root)).tree.keys()]).toEqual(["CVSx/a.md", "_darcs_/c.md", "node_modules2/b.md"]);
+  });
+});
+
+describe("containment, adversarial", () => {
+  test("a link into a sibling folder whose name starts with the root's leaves the root", async () => {
+    const root = makeTree({ "skills/x/SKILL.md": skillMd("x") });
+    const sibling = `${root}-sibling`;
+    fs.mkdirSync(sibling);
+    try {
+      fs.writeFileSync(path.join(sibling, "s.md"), "sibling");
+      fs.symlinkSync(path.join(sibling, "s.md"), path.join(root, "skills", "x", "s.md"));
+      const plugin = await harvest(root);
+      expect(skillsOf(plugin)).toEqual({ "skills/x": { address: "x", files: [] } });
+      expect(plugin.skipped).toEqual([{ path: "skills/x/s.md", reason: LEAVES }]);
+    } finally {
+      fs.rmSync(sibling, { recursive: true, force: true });
+    }
+  });
+
+  test("a link to a socket inside the root is not a file", async () => {
+    const root = makeTree({ "skills/x/SKILL.md": skillMd("x"), "skills/x/link": { symlink: "s.sock" } });
+    const server = net.createServer();
+    await new Promise<void>((resolve) => server.listen(path.join(root, "skills", "x", "s.sock"), resolve));
+    try {
+      expect([...(await harvest(root)).tree.keys()]).toEqual(["skills/x/SKILL.md"]);
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 });
