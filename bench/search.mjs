@@ -58,30 +58,23 @@ if (args.config) {
     return parts.join(" ");
   });
   const passes = Number(args.passes ?? 5);
-  // Wall clock per call, and the process's CPU time per call (user + system, every thread: garbage collection
-  // included), which a busy machine's scheduling does not stretch.
+  // Wall clock per call, and each distinct query's fastest call over the passes: the work itself, with the
+  // machine's interruptions (another process's time slice, a collection) removed.
   const samples = [];
-  const cpu = [];
   const fastest = new Map();
   let rows = 0;
   for (let pass = 0; pass < passes; pass++) {
     for (const query of queries) {
-      const c = process.cpuUsage();
       const t = process.hrtime.bigint();
       const outcome = await reader.search(ask(query), FULL_SCOPE_ON);
       const ms = Number(process.hrtime.bigint() - t) / 1e6;
       samples.push(ms);
       fastest.set(query, Math.min(fastest.get(query) ?? Infinity, ms));
-      const used = process.cpuUsage(c);
-      cpu.push((used.user + used.system) / 1000);
       if (outcome.ok) rows += outcome.rows.length;
     }
   }
   samples.sort((a, b) => a - b);
-  cpu.sort((a, b) => a - b);
   out.query = { calls: samples.length, p50Ms: percentile(samples, 0.5), p99Ms: percentile(samples, 0.99), maxMs: samples.at(-1) };
-  out.queryCpu = { p50Ms: percentile(cpu, 0.5), p99Ms: percentile(cpu, 0.99), maxMs: cpu.at(-1) };
-  // Each distinct query's fastest call over the passes: the work itself, with the machine's interruptions removed.
   out.slowestFastestMs = Math.max(...fastest.values());
   out.meanRows = rows / samples.length;
   const ten = await reader.search(ask("agent skill review"), FULL_SCOPE_ON);
