@@ -66,12 +66,15 @@ export function parseMarketplace(value: unknown, file: string, sources: readonly
   const v = value as Record<string, unknown>;
   if (!Array.isArray(v.plugins)) return { ok: false, error: `the marketplace file ${file} has no plugins list` };
   const metadata = typeof v.metadata === "object" && v.metadata !== null ? (v.metadata as Record<string, unknown>) : {};
-  const pluginRoot = typeof metadata.pluginRoot === "string" ? parseRelativePath(metadata.pluginRoot) : "";
+  // A pluginRoot that climbs out of the marketplace is null: the bare sources it would prefix are skipped, never
+  // read from the marketplace root instead.
+  const pluginRootText = typeof metadata.pluginRoot === "string" ? metadata.pluginRoot : "";
+  const pluginRoot = parseRelativePath(pluginRootText);
   const entries: MarketplaceEntry[] = [];
   const skipped: MarketplaceSkip[] = [];
   const seen = new Set<string>();
   v.plugins.forEach((raw: unknown, i: number) => {
-    const parsed = parseEntry(raw, i, { sources, pluginRoot: pluginRoot ?? "" });
+    const parsed = parseEntry(raw, i, { sources, pluginRoot, pluginRootText });
     if ("reason" in parsed) {
       skipped.push(parsed);
     } else if (seen.has(parsed.name)) {
@@ -86,7 +89,9 @@ export function parseMarketplace(value: unknown, file: string, sources: readonly
 
 interface EntryContext {
   readonly sources: readonly SourceConfig[];
-  readonly pluginRoot: string;
+  /** metadata.pluginRoot as a path in the marketplace ("" when unset), or null when it escapes it. */
+  readonly pluginRoot: string | null;
+  readonly pluginRootText: string;
 }
 
 function parseEntry(raw: unknown, index: number, ctx: EntryContext): MarketplaceEntry | MarketplaceSkip {
@@ -134,7 +139,9 @@ function parseEntrySource(source: unknown, ctx: EntryContext): EntrySource | str
       return `Its source ${JSON.stringify(source)} is not a relative path (./…); a repository is given as {source: github|url|git-subdir}.`;
     // `./x` is relative to the marketplace root; a bare `x` to metadata.pluginRoot when the file sets one.
     const explicit = source.startsWith("./") || source === ".";
-    const rel = parseRelativePath(explicit ? source : joinRelative(ctx.pluginRoot, source));
+    if (!explicit && ctx.pluginRoot === null)
+      return `Its source path ${JSON.stringify(source)} is under metadata.pluginRoot ${JSON.stringify(ctx.pluginRootText)}, which escapes the marketplace.`;
+    const rel = parseRelativePath(explicit ? source : joinRelative(ctx.pluginRoot ?? "", source));
     if (rel === null) return `Its source path ${JSON.stringify(source)} escapes the marketplace.`;
     return { kind: "relative", path: rel };
   }

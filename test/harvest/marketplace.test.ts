@@ -427,11 +427,14 @@ describe("adversarial entries", () => {
     expect(sourceOf(source)).toEqual(expected);
   });
 
-  test("metadata and pluginRoot of the wrong shape are ignored; one that escapes is ignored too", () => {
+  test("metadata and pluginRoot of the wrong shape are ignored; one that escapes skips the bare sources it prefixes", () => {
     expect(sourceOf("x", null)).toEqual({ kind: "relative", path: "x" });
     expect(sourceOf("x", "plugins")).toEqual({ kind: "relative", path: "x" });
     expect(sourceOf("x", { pluginRoot: 3 })).toEqual({ kind: "relative", path: "x" });
-    expect(sourceOf("x", { pluginRoot: "../up" })).toEqual({ kind: "relative", path: "x" });
+    expect(sourceOf("x", { pluginRoot: "../up" })).toBe(
+      `Its source path "x" is under metadata.pluginRoot "../up", which escapes the marketplace.`,
+    );
+    expect(sourceOf("./x", { pluginRoot: "../up" })).toEqual({ kind: "relative", path: "x" });
     expect(sourceOf("x", { pluginRoot: "./" })).toEqual({ kind: "relative", path: "x" });
     expect(sourceOf("../x", { pluginRoot: "./plugins" })).toBe(`Its source path "../x" escapes the marketplace.`);
   });
