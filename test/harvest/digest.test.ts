@@ -5,6 +5,7 @@ import path from "node:path";
 import { afterAll, describe, expect, test } from "vitest";
 
 import { type HarvestedFile, type HarvestedPlugin, REASONS, SMALL_FILE_BYTES } from "../../src/harvest/index.js";
+import { sameStat } from "../../src/harvest/digest.js";
 import { harvest, makeTree, removeTrees, skillMd } from "./fixture.js";
 
 afterAll(removeTrees);
@@ -17,6 +18,8 @@ describe("digests and text; no bytes kept", () => {
   // A two-byte é straddling the 1 MiB read chunk: a streamed decode must not call it invalid.
   const straddle = Buffer.concat([Buffer.alloc(MiB - 1, 0x61), Buffer.from("é", "utf8"), Buffer.alloc(10, 0x62)]);
   const badTail = Buffer.concat([Buffer.alloc(SMALL_FILE_BYTES + 10, 0x61), Buffer.from([0xc3])]);
+  // Not UTF-8 in its first chunk only: the chunks after it decode, and must not make it text again.
+  const badHead = Buffer.concat([Buffer.from([0xff]), Buffer.alloc(SMALL_FILE_BYTES + 10, 0x61)]);
   const small = "a".repeat(SMALL_FILE_BYTES);
   const over = "a".repeat(SMALL_FILE_BYTES + 1);
   const bigMd = skillMd("x", "d", `notes: ${"n".repeat(SMALL_FILE_BYTES)}\n`);
@@ -28,6 +31,7 @@ describe("digests and text; no bytes kept", () => {
       "skills/x/over.md": over,
       "skills/x/straddle.txt": straddle,
       "skills/x/bad-tail.txt": badTail,
+      "skills/x/bad-head.txt": badHead,
       "skills/x/crlf-bom.md": "\uFEFFa\r\nb\r\n",
       "skills/x/empty.md": "",
     });
@@ -45,6 +49,7 @@ describe("digests and text; no bytes kept", () => {
     });
     const summary = skill?.files.map((f) => [f.path, f.size, f.digest === sha(fs.readFileSync(f.abs)), f.text, f.bytes?.length]);
     expect(summary).toEqual([
+      ["bad-head.txt", SMALL_FILE_BYTES + 11, true, false, undefined],
       ["bad-tail.txt", SMALL_FILE_BYTES + 11, true, false, undefined],
       ["crlf-bom.md", 9, true, true, undefined],
       ["empty.md", 0, true, true, undefined],
@@ -173,5 +178,18 @@ describe("reads a previous harvest hands on", () => {
     const inner = plugin.skills.find((s) => s.dir === "skills/o/i")?.files.find((f) => f.path === "r.md");
     expect(outer).toEqual({ ...inner, path: "i/r.md" });
     expect(outer?.digest).toBe(sha("r"));
+  });
+});
+
+describe("sameStat", () => {
+  const file = { path: "a.md", abs: "/r/a.md", size: 3, mtimeMs: 1000 };
+  test.each([
+    { title: "the same record", other: file, same: true },
+    { title: "another real path", other: { ...file, abs: "/r/b.md" }, same: false },
+    { title: "another size", other: { ...file, size: 4 }, same: false },
+    { title: "another mtime", other: { ...file, mtimeMs: 1001 }, same: false },
+    { title: "another reported path only", other: { ...file, path: "b.md" }, same: true },
+  ])("$title: $same", ({ other, same }) => {
+    expect(sameStat(file, other)).toBe(same);
   });
 });
