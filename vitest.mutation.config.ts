@@ -9,6 +9,8 @@ export default defineConfig({
     // Stryker runs tests in worker threads, where process.chdir() throws: the one test that changes directory is
     // left out of mutation runs (npm test still runs it).
     testNamePattern: /^(?!.*loadConfig on a missing file names the error code)/,
+    // Trees a test makes live in a folder of the run's own, removed at its end even when a worker was stopped.
+    globalSetup: ["test/support/mutation-tmp.ts"],
     testTimeout: 30_000,
     hookTimeout: 60_000,
   },

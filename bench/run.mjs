@@ -188,6 +188,8 @@ async function main() {
   fs.writeFileSync(path.join(runDir, "report.md"), `${report}\n`);
   if (flags.json) fs.writeFileSync(path.resolve(flags.json), JSON.stringify(results, null, 1));
   if (flags["write-doc"] === "true") writeDoc(report, results);
+  // The run's copy of dist/ served its servers only; the results and the report stay.
+  fs.rmSync(appRoot, { recursive: true, force: true });
 }
 
 function writeDoc(report, results) {
