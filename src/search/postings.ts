@@ -76,11 +76,6 @@ export class Postings {
     this.lengthSums = fields.map(() => 0);
   }
 
-  /** Documents held. */
-  get size(): number {
-    return this.numbers.size;
-  }
-
   /** Index a document: `values` holds its text per field, `group` what a search may narrow to. */
   add(id: string, values: readonly string[], group: number): void {
     if (this.numbers.has(id)) throw new Error(`document ${id} is indexed already`);

@@ -84,8 +84,10 @@ export const SLICE_DOCUMENTS = 128;
 const BM25 = { k: 1.2, b: 0.7, d: 0.5 };
 const WEIGHTS = { prefix: 0.375, fuzzy: 0.45 };
 
-/** Typos tolerated per word at most (a fifth of its letters, rounded, up to this). */
-export const MAX_FUZZY = 1;
+/** Query words this long or longer match as prefixes; this long or longer tolerate typos: a fifth of their
+ *  letters, rounded, up to MAX_FUZZY edits. The same numbers shape the reference MiniSearch query below. */
+const EXPAND = { prefixFrom: 3, fuzzyFrom: 5, fuzzy: 0.2 };
+const MAX_FUZZY = 1;
 
 const tokenize = MiniSearch.getDefault("tokenize") as (text: string) => string[];
 
@@ -106,8 +108,8 @@ export const MINISEARCH_QUERY = (text: string): Query => ({
     {
       queries: [text],
       fields: META_FIELDS,
-      prefix: (term: string) => term.length >= 3,
-      fuzzy: (term: string) => (term.length >= 5 ? 0.2 : false),
+      prefix: (term: string) => term.length >= EXPAND.prefixFrom,
+      fuzzy: (term: string) => (term.length >= EXPAND.fuzzyFrom ? EXPAND.fuzzy : false),
     },
     { queries: [text], fields: ["body"], prefix: false, fuzzy: false },
   ],
@@ -121,7 +123,7 @@ export function queryTerms(text: string): string[] {
 function createPostings(): Postings {
   return new Postings(
     FIELDS.map((field) => ({ boost: BOOST[field], expand: field !== "body" })),
-    { bm25: BM25, weights: WEIGHTS, prefixFrom: 3, fuzzyFrom: 5, fuzzy: 0.2, maxFuzzy: MAX_FUZZY },
+    { bm25: BM25, weights: WEIGHTS, ...EXPAND, maxFuzzy: MAX_FUZZY },
     { tokenize, processTerm },
   );
 }
