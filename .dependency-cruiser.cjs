@@ -1,13 +1,27 @@
-// The layers of src/, bottom first: each folder imports only from the folders before it in this list, and
-// from another folder only through that folder's index.ts. docs/architecture.md explains each layer.
-const LAYERS = ["address", "config", "prompts", "sources", "harvest", "shelf", "assemble", "resolve", "search", "health", "live", "mcp", "oauth", "web", "http"];
+// The layers of src/ and what each may import are stated once, in layers.cjs; docs/architecture.md explains each
+// layer and its table is checked against the same list. From another folder, import only its index.ts.
+const { LAYERS, pathOf } = require("./layers.cjs");
 
-const upward = LAYERS.map((layer, at) => ({
-  name: `layer-${layer}`,
-  comment: `src/${layer}/ imports only from the layers below it: ${LAYERS.slice(0, at).join(", ") || "none"}`,
+const anyLayer = LAYERS.map(pathOf).join("|");
+const patternOf = (name) => pathOf(LAYERS.find((layer) => layer.name === name));
+
+const mayImport = LAYERS.map((layer) => ({
+  name: `layer-${layer.name}`,
+  comment:
+    `src/${layer.name} may import ${layer.imports.join(", ") || "nothing"}` +
+    (layer.typesFrom.length > 0 ? `, and types only from ${layer.typesFrom.join(", ")}` : "") +
+    " (layers.cjs, docs/architecture.md)",
   severity: "error",
-  from: { path: `^src/${layer}/` },
-  to: { path: `^src/(${[...LAYERS.slice(at + 1), "cli\\.ts", "index\\.ts"].join("|")})` },
+  from: { path: pathOf(layer) },
+  to: { path: "^src/", pathNot: [pathOf(layer), ...layer.imports.map(patternOf), ...layer.typesFrom.map(patternOf)] },
+}));
+
+const typesOnly = LAYERS.filter((layer) => layer.typesFrom.length > 0).map((layer) => ({
+  name: `layer-${layer.name}-types-only`,
+  comment: `src/${layer.name} imports only types from ${layer.typesFrom.join(", ")}, never code (layers.cjs)`,
+  severity: "error",
+  from: { path: pathOf(layer) },
+  to: { path: layer.typesFrom.map(patternOf).join("|"), dependencyTypesNot: ["type-only"] },
 }));
 
 module.exports = {
@@ -19,7 +33,15 @@ module.exports = {
       from: { path: "^src/" },
       to: { circular: true },
     },
-    ...upward,
+    ...mayImport,
+    ...typesOnly,
+    {
+      name: "every-file-in-a-layer",
+      comment: "Every file of src/ belongs to a layer of layers.cjs: a new folder or top-level file is declared there first.",
+      severity: "error",
+      from: { path: "^src/", pathNot: anyLayer },
+      to: {},
+    },
     {
       name: "through-the-barrel",
       comment: "Another folder is imported through its index.ts only, so each folder's surface is what it exports there.",

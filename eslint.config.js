@@ -1,4 +1,10 @@
 import tseslint from "typescript-eslint";
+import layers from "./layers.cjs";
+
+// The pure layers are named once, in layers.cjs (docs/architecture.md's table says the same).
+const PURE = layers.LAYERS.filter((layer) => layer.pure);
+const PURE_FILES = PURE.map((layer) => (layer.file ? `src/${layer.name}` : `src/${layer.name}/**`));
+const PURE_NAMES = PURE.map((layer) => layer.name).join(", ");
 
 // The pure core never touches the disk, the process, the network or the protocol layer.
 const PURE_CORE_BANS = {
@@ -12,8 +18,8 @@ const PURE_CORE_BANS = {
     "node:child_process",
     "process",
     "node:process",
-  ].map((name) => ({ name, message: "the pure core (resolve, shelf, prompts) never touches the disk, the process or HTTP" })),
-  patterns: [{ group: ["@modelcontextprotocol/*"], message: "the pure core does not know the protocol layer" }],
+  ].map((name) => ({ name, message: `the pure layers (${PURE_NAMES}) never touch the disk, the process or HTTP` })),
+  patterns: [{ group: ["@modelcontextprotocol/*"], message: `the pure layers (${PURE_NAMES}) do not know the protocol layer` }],
 };
 
 export default tseslint.config(
@@ -25,10 +31,10 @@ export default tseslint.config(
     },
   },
   {
-    files: ["src/resolve/**", "src/shelf/**", "src/prompts/**", "src/search/**"],
+    files: PURE_FILES,
     rules: {
       "no-restricted-imports": ["error", PURE_CORE_BANS],
-      "no-restricted-globals": ["error", { name: "process", message: "the pure core never reads the process" }],
+      "no-restricted-globals": ["error", { name: "process", message: `the pure layers (${PURE_NAMES}) never read the process` }],
     },
   },
 );
