@@ -16,6 +16,7 @@ const EVERY_FOLDER = [
   "shelf",
   "assemble",
   "resolve",
+  "discovery",
   "search",
   "health",
   "live",
@@ -35,6 +36,7 @@ const LAYERS = [
   { name: "shelf", pure: true, imports: ["address", "config", "prompts", "harvest"], typesFrom: [] },
   { name: "assemble", pure: false, imports: ["address", "config", "prompts", "sources", "harvest", "shelf"], typesFrom: [] },
   { name: "resolve", pure: true, imports: ["address", "config", "prompts", "harvest", "shelf"], typesFrom: [] },
+  { name: "discovery", pure: true, imports: ["address", "config", "prompts", "harvest", "shelf", "resolve"], typesFrom: [] },
   { name: "search", pure: true, imports: ["address", "config", "prompts", "harvest", "shelf", "resolve"], typesFrom: [] },
   { name: "health", pure: true, imports: ["address", "config", "prompts", "harvest", "shelf", "resolve"], typesFrom: [] },
   {

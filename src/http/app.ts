@@ -21,6 +21,8 @@ import type { ServerMetrics } from "./metrics.js";
 import type { ConfigError } from "../config/index.js";
 import { type LegacySessions, openSessions, type SessionOptions } from "./sessions.js";
 import { ScopedListens } from "./listens.js";
+import { routeDiscovery } from "./discovery.js";
+import { Discovery } from "../discovery/index.js";
 
 export interface HttpOptions {
   readonly host: string;
@@ -42,6 +44,8 @@ export interface HttpOptions {
   readonly access: Access;
   /** Served at GET /metrics (admin-only when clients are declared) and fed by every request. */
   readonly metrics?: ServerMetrics;
+  /** The discovery index's caches (one per server); absent: a new one with the default bounds. */
+  readonly discovery?: Discovery;
   /** 2025-era sessions (`Mcp-Session-Id`, the GET stream, change notifications); absent: stateless. */
   readonly sessions?: SessionOptions;
 }
@@ -66,6 +70,12 @@ export function createHttpApp(holder: ShelfHolder, deps: ServerDeps, options: Ht
   const app = createGuardedApp(options);
   const onRefused = options.onRefused ?? (() => undefined);
   if (options.access.oauth !== undefined) routeResourceMetadata(app, options.access.oauth);
+  routeDiscovery(app, {
+    shelf: deps.shelf,
+    discovery: options.discovery ?? new Discovery(),
+    authenticate: authenticate(options.access),
+    ceilingOf: (req) => callerOf(req)?.scope ?? options.access.anonymousScope ?? null,
+  });
   mountWeb(app, deps, { access: options.access, configErrors: options.configErrors, onRefused });
   app.use(authenticate(options.access));
   app.use(limitNesting(MAX_JSON_DEPTH, onRefused));
