@@ -38,7 +38,7 @@ const LAYERS = [
   { name: "resolve", pure: true, imports: ["address", "config", "prompts", "harvest", "shelf"], typesFrom: [] },
   { name: "discovery", pure: true, imports: ["address", "config", "prompts", "harvest", "shelf", "resolve"], typesFrom: [] },
   { name: "search", pure: true, imports: ["address", "config", "prompts", "harvest", "shelf", "resolve"], typesFrom: [] },
-  { name: "health", pure: true, imports: ["address", "config", "prompts", "harvest", "shelf", "resolve"], typesFrom: [] },
+  { name: "health", pure: true, imports: ["address", "config", "prompts", "harvest", "shelf", "resolve", "discovery"], typesFrom: [] },
   {
     name: "live",
     pure: false,

@@ -47,8 +47,10 @@ export function flatNames(skills: readonly Skill[]): FlatNames {
   const listed: Skill[] = [];
   const shadowed: Shadowed[] = [];
   for (const [name, entries] of byName) {
-    const [kept, ...hidden] = entries as [{ skill: Skill; uri: string }, ...{ skill: Skill; uri: string }[]];
+    const [kept, ...others] = entries as [{ skill: Skill; uri: string }, ...{ skill: Skill; uri: string }[]];
     listed.push(kept.skill);
+    // The same skill served by two libraries (one plugin, one folder) is one skill: nothing is lost by listing it once.
+    const hidden = others.filter((entry) => entry.skill.plugin !== kept.skill.plugin || entry.skill.dir !== kept.skill.dir);
     if (hidden.length > 0) shadowed.push({ name, kept: kept.uri, hidden: hidden.map((entry) => entry.uri) });
   }
   listed.sort((a, b) => compareCodeUnits(formatSkillMdUri(a.library, a.address), formatSkillMdUri(b.library, b.address)));

@@ -2,7 +2,9 @@
 import type { Shelf } from "../shelf/index.js";
 import { auditCitations } from "./citations.js";
 import { type HealthStatus, type ProblemCounts, statusOf } from "./status.js";
-import { memoize } from "../address/index.js";
+import { formatSkillMdUri, memoize } from "../address/index.js";
+import { flatNames } from "../discovery/index.js";
+import { FULL_SCOPE, visibleSkills } from "../resolve/index.js";
 
 interface LibraryHealth {
   description: string;
@@ -43,6 +45,26 @@ export interface HealthReport {
   libraries: Record<string, LibraryHealth>;
   plugins: Record<string, PluginHealth>;
   fetches: Record<string, { status: "ok" | "stale" | "failed"; built?: string; watch?: string; cooling?: boolean; error?: string }>;
+  /** The discovery index of the whole shelf (what an installer pointed at the server's root gets): names two
+   *  different skills share, and names no installer accepts. Warnings: each such skill is still served. */
+  discovery?: DiscoveryHealth;
+}
+
+interface DiscoveryHealth {
+  /** The name, the skill that keeps it at the root, and the others: each is listed at its own folder's base. */
+  shadowed?: { name: string; kept: string; hidden: string[] }[];
+  unnamable?: { skill: string; name: string }[];
+}
+
+function discoveryHealth(shelf: Shelf): DiscoveryHealth | undefined {
+  const names = flatNames(visibleSkills(shelf, FULL_SCOPE));
+  if (names.shadowed.length === 0 && names.unnamable.length === 0) return undefined;
+  return {
+    ...(names.shadowed.length === 0 ? {} : { shadowed: names.shadowed.map((row) => ({ ...row, hidden: [...row.hidden] })) }),
+    ...(names.unnamable.length === 0
+      ? {}
+      : { unnamable: names.unnamable.map((skill) => ({ skill: formatSkillMdUri(skill.library, skill.address), name: skill.name })) }),
+  };
 }
 
 /** The report of a shelf, built once per shelf however many readers ask (/health, /metrics, the log, the
@@ -92,6 +114,7 @@ function buildReport(shelf: Shelf): HealthReport {
   }
   const fetches: HealthReport["fetches"] = {};
   for (const [key, report] of shelf.fetches) fetches[key] = { ...report };
+  const discovery = discoveryHealth(shelf);
   return {
     status: statusOf(countProblems({ skills, libraries, plugins, fetches })),
     generation: shelf.generation,
@@ -101,6 +124,7 @@ function buildReport(shelf: Shelf): HealthReport {
     libraries,
     plugins,
     fetches,
+    ...(discovery === undefined ? {} : { discovery }),
   };
 }
 
@@ -136,5 +160,6 @@ function sum<T>(items: readonly T[], count: (item: T) => number | undefined): nu
 
 /** How many warning rows (served, with a naming rule bent): shown by `check`, never a reason to exit 1. */
 export function countWarnings(report: HealthReport): number {
-  return sum(Object.values(report.plugins), (p) => p.warnings?.length);
+  const discovery = (report.discovery?.shadowed?.length ?? 0) + (report.discovery?.unnamable?.length ?? 0);
+  return sum(Object.values(report.plugins), (p) => p.warnings?.length) + discovery;
 }

@@ -16,6 +16,11 @@ const NO_SKILL =
   "No skill would be served: no SKILL.md was found where the plugins look, or every one found was skipped (see the rows above). " +
   "Without a config, every SKILL.md under each directory is found at any depth; with one, check each plugin's skills globs.";
 
+/** `skill://kit/tools/pdf/SKILL.md` => `/libraries/kit/tools/pdf`: the narrowest discovery base holding the skill. */
+function ownBase(skillMd: string): string {
+  return `/libraries/${skillMd.slice("skill://".length, -"/SKILL.md".length)}`;
+}
+
 export function formatCheckReport(report: HealthReport): string {
   const libraries = Object.keys(report.libraries).length;
   const lines: string[] = [
@@ -40,6 +45,16 @@ export function formatCheckReport(report: HealthReport): string {
   }
   for (const [key, fetch] of Object.entries(report.fetches)) {
     if (fetch.status !== "ok") lines.push(`fetch ${key} ${fetch.status}${fetch.error === undefined ? "" : `: ${fetch.error}`}`);
+  }
+  for (const row of report.discovery?.shadowed ?? []) {
+    for (const hidden of row.hidden) {
+      lines.push(
+        `discovery: ${hidden} is left out of the root index, where ${row.kept} holds the name "${row.name}"; installers reach it at its own folder (${ownBase(hidden)})`,
+      );
+    }
+  }
+  for (const row of report.discovery?.unnamable ?? []) {
+    lines.push(`discovery: ${row.skill} is in no index: installers accept names of a-z, 0-9 and single inner hyphens, not "${row.name}"`);
   }
   if (report.skills === 0) lines.push(NO_SKILL);
   return `${lines.join("\n")}\n`;

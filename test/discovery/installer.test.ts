@@ -14,6 +14,7 @@ import { Ajv } from "ajv";
 import { extract } from "tar-stream";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { createHttpApp } from "../../src/http/app.js";
+import { buildHealth, formatCheckReport } from "../../src/health/index.js";
 import { ContentCache, ShelfReader } from "../../src/live/index.js";
 import { ShelfService } from "../../src/live/shelf-service.js";
 import { makeTemp, removeTemps } from "../sources/git-fixture.js";
@@ -194,6 +195,17 @@ describe("the discovery index", () => {
     const folder = await indexAt("/libraries/kit/solo");
     expect(folder.entries.map((entry) => [entry.name, entry.url])).toEqual([["solo", "../../../../../artifacts/kit/solo/SKILL.md"]]);
     expect((await indexAt("/libraries/kit/tools")).entries.map((entry) => entry.name)).toEqual(["pdf"]);
+  });
+
+  test("names the shadowed skill on /health and in check, with the base that still reaches it", () => {
+    const report = buildHealth(service.holder.current);
+    expect(report.discovery).toEqual({
+      shadowed: [{ name: "solo", kept: "skill://kit/other/solo/SKILL.md", hidden: ["skill://kit/solo/SKILL.md"] }],
+    });
+    expect(formatCheckReport(report).split("\n")).toContain(
+      'discovery: skill://kit/solo/SKILL.md is left out of the root index, where skill://kit/other/solo/SKILL.md holds the name "solo"; installers reach it at its own folder (/libraries/kit/solo)',
+    );
+    expect(report.status).toBe("ok");
   });
 
   test("answers the caller's scope: a narrowed token sees its library only, and the rest is the same 404 as nothing", async () => {
