@@ -31,6 +31,11 @@ export default tseslint.config(
     },
   },
   {
+    // CommonJS config files (the dependency checker's and the layer list it reads) load each other with require().
+    files: ["**/*.cjs"],
+    rules: { "@typescript-eslint/no-require-imports": "off" },
+  },
+  {
     files: PURE_FILES,
     rules: {
       "no-restricted-imports": ["error", PURE_CORE_BANS],

@@ -108,6 +108,28 @@ export function evaluateTargets(results) {
           r.firstPct >= 85 && r.top3Pct >= 95 && r.firstPct >= r.baselineFirstPct && r.top3Pct >= r.baselineTop3Pct,
         );
   }
+  const discovery = results.discovery;
+  if (discovery?.coldIndexMs !== undefined) {
+    add(
+      "discovery index of the whole scope",
+      "≤ 200 ms, then from the cache",
+      `${formatMs(discovery.indexAfterEditMs)} after a one-skill edit, ${formatMs(discovery.coldIndexMs)} cold (every artifact made), ${formatMs(discovery.cachedIndexMs)} cached`,
+      discovery.indexAfterEditMs <= 200,
+    );
+    add(
+      "an artifact of a typical skill",
+      "≤ 10 ms",
+      `p50 ${formatMs(discovery.artifactP50Ms)}, p99 ${formatMs(discovery.artifactP99Ms)}`,
+      discovery.artifactP50Ms <= 10,
+    );
+    if (discovery.install)
+      add(
+        `skills add of ${formatNumber(discovery.install.skills, 0)} skills`,
+        "≤ 15 s",
+        `${formatNumber(discovery.install.ms / 1000, 1)} s`,
+        discovery.install.ms <= 15_000,
+      );
+  }
   return targets;
 }
 
@@ -375,6 +397,25 @@ export function formatReport(results) {
       `${formatNumber(q.tenRowsBytes, 0)} B`,
     ]);
     out.push(formatTable(rows));
+    out.push("");
+  }
+
+  if (results.discovery?.coldIndexMs !== undefined) {
+    const d = results.discovery;
+    out.push(`### Discovery index (${formatNumber(d.skills, 0)} skills, ${formatNumber(d.archives, 0)} of them archives)\n`);
+    const rows = [["index cold", "cached", "after an edit", "size / gzipped", "artifact p50 / p99", "largest artifact", "artifacts held"]];
+    rows.push([
+      formatMs(d.coldIndexMs),
+      formatMs(d.cachedIndexMs),
+      formatMs(d.indexAfterEditMs),
+      `${formatBytes(d.indexBytes)} / ${formatBytes(d.indexGzipBytes)}`,
+      `${formatMs(d.artifactP50Ms)} / ${formatMs(d.artifactP99Ms)}`,
+      `${formatMs(d.largestArtifact.ms)} (${d.largestArtifact.files} files, ${formatBytes(d.largestArtifact.bytes)})`,
+      `${MB(d.artifactHeldMB)} (bound 64 MB)`,
+    ]);
+    out.push(formatTable(rows));
+    if (d.install)
+      out.push(`\n\`skills add\` of ${formatNumber(d.install.skills, 0)} skills over loopback: ${formatNumber(d.install.ms / 1000, 1)} s.`);
     out.push("");
   }
 

