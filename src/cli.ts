@@ -12,10 +12,11 @@ import {
   formatSchema,
   loadConfig,
   type Naming,
+  type SecretRef,
 } from "./config/index.js";
 import { ConfigReloads, ContentCache, ReloadableShelf, type ShelfHolder, ShelfLog, ShelfReader, ShelfService } from "./live/index.js";
 import { createLogger, type Logger, type LogLevel, VERSION } from "./address/index.js";
-import type { Access, Client } from "./http/index.js";
+import type { Access, Client, FeedTokens } from "./http/index.js";
 import { PageClient, ResourceServer } from "./oauth/index.js";
 import { buildMcpServer, DEFAULT_VIEW, type RequestView, type ServerDeps, SessionRegistry } from "./mcp/index.js";
 import { compileScope, scopeOn } from "./resolve/index.js";
@@ -112,6 +113,7 @@ async function runServe(command: CommandSpec, values: Values, dirs: readonly str
     if (refusal !== undefined) throw new UsageError([refusal], command);
     await face.checkListen(host, port);
   }
+  const feeds = face === undefined ? undefined : createFeeds(config, clients, face);
   const cacheDir = await usableCacheDir(command, values, settings.cacheDir, (message, fields) => log.log("warn", message, fields));
   const metrics = face === undefined ? undefined : new face.ServerMetrics((record) => log.log("debug", "request", { ...record }));
   const { live, reloads, contents, deps, close } = await openLiveShelf(config, cacheDir, () => readConfig(command, values, dirs), {
@@ -134,6 +136,7 @@ async function runServe(command: CommandSpec, values: Values, dirs: readonly str
     ...(metrics === undefined ? {} : { metrics }),
     cacheStats: contents.stats,
     access: accessOf(config, clients, oauth, page, log),
+    ...(feeds === undefined ? {} : { feeds }),
     // POST /reindex reads the config file again first, like SIGHUP.
     reindex: async () => {
       await reloads.reload("POST /reindex");
@@ -287,16 +290,38 @@ function readClients(config: Config): Client[] {
   }));
 }
 
+/** The one reader of secrets: a variable the config names and the environment leaves unset (or empty) stops the
+ *  start, named, never a value. */
+function readSecret(ref: SecretRef | undefined, where: string, what: string): string | undefined {
+  if (ref === undefined) return undefined;
+  const value = process.env[ref.env] ?? "";
+  if (value === "") throw new UsageError([`${where}: the environment variable ${ref.env} that holds ${what} is not set`]);
+  return value;
+}
+
+/** Install links (`feeds`): their secret is read like a token, and must be long enough to sign with. */
+function createFeeds(
+  config: Config,
+  clients: readonly Pick<Client, "name" | "scope">[],
+  face: typeof import("./http/index.js"),
+): FeedTokens | undefined {
+  const feeds = config.feeds;
+  if (feeds === undefined) return undefined;
+  const secret = Buffer.from(readSecret(feeds.secret, "feeds", "the secret that signs install links") as string, "utf8");
+  if (secret.byteLength < face.MIN_FEED_SECRET_BYTES) {
+    throw new UsageError([
+      `feeds: the secret in ${feeds.secret.env} is ${secret.byteLength} bytes; it must be at least ${face.MIN_FEED_SECRET_BYTES} (openssl rand -base64 48 makes one)`,
+    ]);
+  }
+  return new face.FeedTokens({ secret, lifetimeSeconds: Math.floor(feeds.lifetimeMs / 1000), revoked: new Set(feeds.revoked) }, clients);
+}
+
 /** Signing in with the config's issuer: its introspection secret is read here (an unset variable stops the start,
  *  named, never a value), and its metadata and keys are read in the background from now on. */
 function createResourceServer(config: Config, log: Logger): ResourceServer | undefined {
   const oauth = config.oauth;
   if (oauth === undefined) return undefined;
-  const secretEnv = oauth.introspection?.clientSecret.env;
-  const secret = secretEnv === undefined ? undefined : process.env[secretEnv];
-  if (secretEnv !== undefined && (secret ?? "") === "") {
-    throw new UsageError([`oauth.introspection: the environment variable ${secretEnv} that holds its client secret is not set`]);
-  }
+  const secret = readSecret(oauth.introspection?.clientSecret, "oauth.introspection", "its client secret");
   const server = new ResourceServer(oauth, {
     ...(secret === undefined ? {} : { introspectionSecret: secret }),
     onChange: (level, message, fields) => log.log(level, message, fields),
@@ -309,11 +334,7 @@ function createResourceServer(config: Config, log: Logger): ResourceServer | und
 function createPageClient(server: ResourceServer): PageClient | undefined {
   const page = server.config.page;
   if (page === undefined) return undefined;
-  const secretEnv = page.clientSecret?.env;
-  const secret = secretEnv === undefined ? undefined : process.env[secretEnv];
-  if (secretEnv !== undefined && (secret ?? "") === "") {
-    throw new UsageError([`oauth.page: the environment variable ${secretEnv} that holds its client secret is not set`]);
-  }
+  const secret = readSecret(page.clientSecret, "oauth.page", "its client secret");
   return new PageClient(server, secret === undefined ? {} : { clientSecret: secret });
 }
 
@@ -373,6 +394,8 @@ async function main(argv: readonly string[]): Promise<number> {
         return EXIT_CODES.ok;
       case "check":
         return await runCheck(command, values, parsed.positionals);
+      case "link":
+        return await runLink(command, values, parsed.positionals);
       default:
         return await runServe(command, values, parsed.positionals);
     }
@@ -392,6 +415,37 @@ async function main(argv: readonly string[]): Promise<number> {
     }
     throw error;
   }
+}
+
+/** `link`: an install link for a configured client, signed with the feeds secret; nothing is harvested. */
+async function runLink(command: CommandSpec, values: Values, positionals: readonly string[]): Promise<number> {
+  if (positionals.length > 0) throw new UsageError([`unexpected argument '${positionals[0]}'`], command);
+  const name = values["client"];
+  const base = values["url"];
+  if (typeof name !== "string" || typeof base !== "string") throw new UsageError(["give --client NAME and --url URL"], command);
+  let url: URL;
+  try {
+    url = new URL(base);
+  } catch {
+    throw new UsageError([`--url '${base}' is not an absolute URL (https://skills.example.com)`], command);
+  }
+  if (url.protocol !== "https:" && url.protocol !== "http:")
+    throw new UsageError([`--url must be http or https, not ${url.protocol}`], command);
+  const config = await readConfig(command, values, []);
+  const client = config.clients.find((candidate) => candidate.name === name);
+  if (client === undefined) {
+    const known = config.clients.map((candidate) => candidate.name).join(", ");
+    throw new UsageError(
+      [`no client '${name}' in the config${known === "" ? " (it declares none)" : ` (its clients: ${known})`}`],
+      command,
+    );
+  }
+  const feeds = createFeeds(config, [client], await import("./http/index.js"));
+  if (feeds === undefined) throw new UsageError(["the config has no feeds key: add feeds.secret to issue install links"], command);
+  const issued = await feeds.issue({ name: client.name, scope: client.scope, user: false });
+  const link = `${url.origin}${url.pathname.replace(/\/+$/, "")}/feeds/${issued.token}`;
+  process.stdout.write(`${link}\nid: ${issued.id}\nexpires: ${issued.expires.toISOString()}\n`);
+  return EXIT_CODES.ok;
 }
 
 function runHelp(topics: readonly string[]): number {

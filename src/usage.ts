@@ -170,6 +170,20 @@ const CHECK: CommandSpec = {
   ],
 };
 
+const LINK: CommandSpec = {
+  name: "link",
+  summary: "print a personal install link for a configured client",
+  synopsis: ["skillshelf link --config FILE --client NAME --url URL"],
+  description:
+    "Signs an install link (the config's feeds key; its secret is read from the environment) for client NAME: URL/feeds/<token>, under which installers that send no token get the discovery index of that client's scope, as the config states it when the link is used. Prints the link, its id (to revoke it alone, list the id under feeds.revoked) and when it expires. Nothing is harvested.",
+  flags: [
+    CONFIG_FLAG,
+    { name: "client", value: "NAME", help: "The client whose scope the link carries." },
+    { name: "url", value: "URL", help: "This server's public URL, as people reach it (https://skills.example.com)." },
+    HELP_FLAG,
+  ],
+};
+
 const SCHEMA: CommandSpec = {
   name: "schema",
   summary: "print the JSON Schema of the config file",
@@ -182,11 +196,11 @@ const HELP: CommandSpec = {
   name: "help",
   summary: "print the help of skillshelf or of one command",
   synopsis: ["skillshelf help [COMMAND]"],
-  description: "Prints the help of COMMAND (serve, check, schema, help), or the overview without one.",
+  description: "Prints the help of COMMAND (serve, check, link, schema, help), or the overview without one.",
   flags: [HELP_FLAG],
 };
 
-export const COMMANDS: readonly CommandSpec[] = [SERVE, CHECK, SCHEMA, HELP];
+export const COMMANDS: readonly CommandSpec[] = [SERVE, CHECK, LINK, SCHEMA, HELP];
 
 export function commandNamed(name: string): CommandSpec | undefined {
   return COMMANDS.find((command) => command.name === name);

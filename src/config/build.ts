@@ -5,6 +5,7 @@ import { checkGlob } from "./globs.js";
 import type {
   ClaimRule,
   ClientConfig,
+  FeedsConfig,
   Config,
   ConflictRule,
   Dialect,
@@ -31,6 +32,7 @@ export interface RawConfig {
   readonly clients?: readonly RawClient[];
   readonly anonymous?: boolean | { readonly scope: RawScope };
   readonly oauth?: RawOAuth;
+  readonly feeds?: { readonly secret: SecretRef; readonly lifetime?: string | number; readonly revoked?: readonly string[] };
   readonly ttl?: string | number;
   readonly limits?: { readonly fileBytes?: string | number };
 }
@@ -100,6 +102,9 @@ interface RawClient {
 }
 
 export const DEFAULT_TTL_MS = 60_000;
+/** How long a personal install link lives when the config does not say: 90 days. */
+export const DEFAULT_FEED_LIFETIME = 90 * 86_400_000;
+const MAX_FEED_LIFETIME = 3650 * 86_400_000;
 export const DEFAULT_FILE_BYTES = 8 * 1024 * 1024;
 /** `file://` addresses are local folders, so no source may take that name. */
 const RESERVED_SOURCE_NAMES = new Set(["file"]);
@@ -169,6 +174,7 @@ export function buildConfig(raw: RawConfig, file: string | null, baseDir: string
   if (raw.anonymous === false && clients.length === 0 && raw.oauth === undefined) {
     report(["anonymous"], "must not be false when no clients and no oauth issuer are declared: every request would be refused");
   }
+  const feeds = raw.feeds === undefined ? undefined : buildFeeds(raw.feeds, report);
   const ttlMs = parseDuration(raw.ttl ?? DEFAULT_TTL_MS) ?? DEFAULT_TTL_MS;
   if (ttlMs > MAX_DURATION_MS) report(["ttl"], DURATION_MAX_RULE);
   const fileBytes = parseSize(raw.limits?.fileBytes ?? DEFAULT_FILE_BYTES);
@@ -185,10 +191,19 @@ export function buildConfig(raw: RawConfig, file: string | null, baseDir: string
     anonymous: raw.anonymous === undefined ? clients.length === 0 && raw.oauth === undefined : raw.anonymous !== false,
     ...(anonymousScope === undefined ? {} : { anonymousScope }),
     ...(oauth === undefined ? {} : { oauth }),
+    ...(feeds === undefined ? {} : { feeds }),
     ttlMs,
     limits: { fileBytes: fileBytes ?? DEFAULT_FILE_BYTES },
   };
   return { config, problems };
+}
+
+function buildFeeds(raw: NonNullable<RawConfig["feeds"]>, report: Report): FeedsConfig {
+  const lifetimeMs = parseDuration(raw.lifetime ?? DEFAULT_FEED_LIFETIME) ?? DEFAULT_FEED_LIFETIME;
+  if (lifetimeMs > MAX_FEED_LIFETIME)
+    report(["feeds", "lifetime"], "must be at most 3650d: a link that never expires is revoked only by rotating the secret");
+  else if (lifetimeMs < 1000) report(["feeds", "lifetime"], "must be at least 1s: a link must outlive the install it is made for");
+  return { secret: raw.secret, lifetimeMs, revoked: raw.revoked ?? [] };
 }
 
 type Report = (segments: readonly (string | number)[], rule: string) => void;

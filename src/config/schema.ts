@@ -59,6 +59,22 @@ export const CONFIG_SCHEMA = {
       properties: { scope: { $ref: "#/$defs/scope", description: "The ceiling of what a request without a token sees." } },
     },
     oauth: { $ref: "#/$defs/oauth" },
+    feeds: {
+      type: "object",
+      description:
+        "Personal install links (/feeds/<token>): the discovery index and its artifacts for installers that send no Authorization header.",
+      additionalProperties: false,
+      required: ["secret"],
+      properties: {
+        secret: { $ref: "#/$defs/secretRef", description: "Signs the links (at least 32 bytes); rotating it revokes every link." },
+        lifetime: { $ref: "#/$defs/duration", description: "How long a link lives.", default: "90d" },
+        revoked: {
+          type: "array",
+          description: "Ids of links revoked one by one (the id the link was issued with).",
+          items: { type: "string", minLength: 1 },
+        },
+      },
+    },
     ttl: { $ref: "#/$defs/duration", description: "ttlMs on cacheable results.", default: "60s" },
     limits: {
       type: "object",

@@ -149,6 +149,13 @@ export interface ClaimRule {
   readonly admin: boolean;
 }
 
+/** Personal install links: signed with a secret from the environment, expiring, revocable one by one. */
+export interface FeedsConfig {
+  readonly secret: SecretRef;
+  readonly lifetimeMs: number;
+  readonly revoked: readonly string[];
+}
+
 export interface ClientConfig {
   readonly name: string;
   readonly token: SecretRef;
@@ -168,6 +175,8 @@ export interface Config {
   readonly anonymousScope?: ScopeSpec;
   /** Absent: bearer tokens are the static clients' only. */
   readonly oauth?: OAuthConfig;
+  /** Absent: no install link is valid. */
+  readonly feeds?: FeedsConfig;
   readonly ttlMs: number;
   readonly limits: { readonly fileBytes: number };
 }

@@ -22,6 +22,7 @@ import type { ConfigError } from "../config/index.js";
 import { type LegacySessions, openSessions, type SessionOptions } from "./sessions.js";
 import { ScopedListens } from "./listens.js";
 import { routeDiscovery } from "./discovery.js";
+import type { FeedTokens } from "./feeds.js";
 import { Discovery } from "../discovery/index.js";
 
 export interface HttpOptions {
@@ -46,6 +47,8 @@ export interface HttpOptions {
   readonly metrics?: ServerMetrics;
   /** The discovery index's caches (one per server); absent: a new one with the default bounds. */
   readonly discovery?: Discovery;
+  /** Personal install links (`/feeds/<token>/…`); absent: none is valid. */
+  readonly feeds?: FeedTokens;
   /** 2025-era sessions (`Mcp-Session-Id`, the GET stream, change notifications); absent: stateless. */
   readonly sessions?: SessionOptions;
 }
@@ -75,8 +78,14 @@ export function createHttpApp(holder: ShelfHolder, deps: ServerDeps, options: Ht
     discovery: options.discovery ?? new Discovery(),
     authenticate: authenticate(options.access),
     ceilingOf: (req) => callerOf(req)?.scope ?? options.access.anonymousScope ?? null,
+    ...(options.feeds === undefined ? {} : { feeds: options.feeds }),
   });
-  mountWeb(app, deps, { access: options.access, configErrors: options.configErrors, onRefused });
+  mountWeb(app, deps, {
+    access: options.access,
+    configErrors: options.configErrors,
+    onRefused,
+    ...(options.feeds === undefined ? {} : { feeds: options.feeds }),
+  });
   app.use(authenticate(options.access));
   app.use(limitNesting(MAX_JSON_DEPTH, onRefused));
   const { mcp, inFlight, sessions, listens } = routeMcp(app, holder, deps, options);

@@ -8,10 +8,13 @@ import { artifactPath, Discovery, isUnder, WELL_KNOWN_PATH, type Base, type Read
 import type { ShelfAccess } from "../mcp/index.js";
 import { compileScope, findSkillBySkillMd, scopeOn, visibleSkills, type ScopeOn } from "../resolve/index.js";
 import type { Shelf } from "../shelf/index.js";
+import type { FeedTokens } from "./feeds.js";
 import { formatSkillMdUri } from "../address/index.js";
 
-const INDEX_ROUTE = new RegExp(`^(?:/libraries/(.+))?/${WELL_KNOWN_PATH.replace(/[.]/g, "\\.")}/index\\.json$`);
-const ARTIFACT_ROUTE = /^\/artifacts\/(.+)\/(SKILL\.md|skill\.tar\.gz)$/;
+/** `[/feeds/<token>][/libraries/<library>[/<folder…>]]/.well-known/agent-skills/index.json` */
+const INDEX_ROUTE = new RegExp(`^(?:/feeds/([^/]+))?(?:/libraries/(.+))?/${WELL_KNOWN_PATH.replace(/[.]/g, "\\.")}/index\\.json$`);
+/** `[/feeds/<token>]/artifacts/<library>/<address…>/(SKILL.md|skill.tar.gz)` */
+const ARTIFACT_ROUTE = /^(?:\/feeds\/([^/]+))?\/artifacts\/(.+)\/(SKILL\.md|skill\.tar\.gz)$/;
 const NOT_FOUND = { error: "not found: no skill or index at this address for this caller" };
 
 export interface DiscoveryMount {
@@ -21,16 +24,36 @@ export interface DiscoveryMount {
   readonly authenticate: RequestHandler;
   /** The ceiling of the request's caller (its token's, or the anonymous one). */
   readonly ceilingOf: (req: Request) => Ceiling | null;
+  /** Personal install links; absent: every `/feeds/…` address is a 404. */
+  readonly feeds?: FeedTokens;
 }
 
 /** The routes, mounted ahead of the page (whose `/libraries/…` would otherwise take the narrower indexes). */
 export function routeDiscovery(app: Express, mount: DiscoveryMount): void {
-  app.get(INDEX_ROUTE, mount.authenticate, (req, res, next) => {
+  // A feed link carries its caller in the path (installers send no header); any other address is identified as
+  // /mcp is.
+  const identify: RequestHandler = (req, res, next) => (req.path.startsWith("/feeds/") ? next() : mount.authenticate(req, res, next));
+  app.get(INDEX_ROUTE, identify, (req, res, next) => {
     answerIndex(req, res, mount).catch(next);
   });
-  app.get(ARTIFACT_ROUTE, mount.authenticate, (req, res, next) => {
+  app.get(ARTIFACT_ROUTE, identify, (req, res, next) => {
     answerArtifact(req, res, mount).catch(next);
   });
+}
+
+/** The ceiling a request reads under: a feed link's (null when the link is not valid: a 404 follows), or the
+ *  caller's as /mcp identified it. */
+async function ceilingFor(
+  req: Request,
+  res: Response,
+  feed: string | undefined,
+  mount: DiscoveryMount,
+): Promise<{ ceiling: Ceiling | null } | null> {
+  if (feed === undefined) return { ceiling: mount.ceilingOf(req) };
+  // The link is a credential: a page it is opened from must not send it on.
+  res.set("Referrer-Policy", "no-referrer");
+  const identity = mount.feeds === undefined ? null : await mount.feeds.verify(feed);
+  return identity === null ? null : { ceiling: identity.scope };
 }
 
 /** Path segments after a route prefix, decoded; null when one cannot be decoded or is empty. */
@@ -49,9 +72,8 @@ function segmentsOf(raw: string): string[] | null {
   return out;
 }
 
-function callerView(req: Request, mount: DiscoveryMount): { shelf: Shelf; scope: ReturnType<ScopeOn>; on: ScopeOn } | null {
+function callerView(ceiling: Ceiling | null, mount: DiscoveryMount): { shelf: Shelf; scope: ReturnType<ScopeOn>; on: ScopeOn } | null {
   const shelf = mount.shelf.current;
-  const ceiling = mount.ceilingOf(req);
   const compiled = compileScope(shelf, ceiling, {});
   if (!compiled.ok) return null;
   return { shelf, scope: compiled.scope, on: scopeOn(ceiling, {}) };
@@ -83,9 +105,11 @@ function fresh(req: Request, digest: string): boolean {
 }
 
 async function answerIndex(req: Request, res: Response, mount: DiscoveryMount): Promise<void> {
-  const raw = INDEX_ROUTE.exec(req.path)?.[1];
+  const match = INDEX_ROUTE.exec(req.path);
+  const caller = await ceilingFor(req, res, match?.[1], mount);
+  const raw = match?.[2];
   const segments = raw === undefined ? [] : segmentsOf(raw);
-  const view = callerView(req, mount);
+  const view = caller === null ? null : callerView(caller.ceiling, mount);
   if (segments === null || view === null) return notFound(res);
   const [library, ...folder] = segments;
   const base: Base = library === undefined ? { folder: [] } : { library, folder };
@@ -106,15 +130,16 @@ async function answerIndex(req: Request, res: Response, mount: DiscoveryMount): 
 
 async function answerArtifact(req: Request, res: Response, mount: DiscoveryMount): Promise<void> {
   const match = ARTIFACT_ROUTE.exec(req.path);
-  const segments = match === null ? null : segmentsOf(match[1] as string);
-  const view = callerView(req, mount);
+  const caller = await ceilingFor(req, res, match?.[1], mount);
+  const segments = match === null ? null : segmentsOf(match[2] as string);
+  const view = caller === null ? null : callerView(caller.ceiling, mount);
   if (match === null || segments === null || segments.length < 2 || view === null) return notFound(res);
   const [library, ...address] = segments as [string, ...string[]];
   const skill = findSkillBySkillMd(view.shelf, view.scope, formatSkillMdUri(library, address)) ?? undefined;
   if (skill === undefined) return notFound(res);
   const artifact = await mount.discovery.artifact(view.shelf, skill, reader(mount.shelf, view.on));
   // The name the caller asked for must be the artifact's kind: a skill served as SKILL.md has no archive.
-  if (artifactPath(skill, artifact.type).at(-1) !== match[2]) return notFound(res);
+  if (artifactPath(skill, artifact.type).at(-1) !== match[3]) return notFound(res);
   setCaching(res, artifact.digest);
   if (fresh(req, artifact.digest)) return void res.status(304).end();
   res.type(artifact.type === "skill-md" ? "text/markdown; charset=utf-8" : "application/gzip");

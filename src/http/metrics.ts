@@ -52,6 +52,12 @@ const ROUTES = new Set(["/mcp", "/health", "/reindex", "/metrics", "/openapi.yam
 /** Every other page of the web page counts as `/`, so the label's values stay few whatever the shelf holds. */
 const PAGE_ROUTES = /^\/(libraries|skills|files|raw)\/|^\/(search|connect|status|signin|signout|assets\/style\.css|favicon\.ico)$/;
 
+/** The discovery index at any base, and its artifacts, each one label: a personal link's token never becomes one. */
+const DISCOVERY_ROUTES: readonly (readonly [RegExp, string])[] = [
+  [/\/\.well-known\/agent-skills\/index\.json$/, "/.well-known/agent-skills/index.json"],
+  [/^(?:\/feeds\/[^/]+)?\/artifacts\//, "/artifacts"],
+];
+
 /** The label of an MCP request: its JSON-RPC method, `notification` for any notification, else `other`. */
 function mcpMethodOf(body: unknown): string {
   if (typeof body !== "object" || body === null || Array.isArray(body)) return "other";
@@ -148,7 +154,11 @@ export class ServerMetrics {
     const started = performance.now();
     const path = req.path;
     res.once("close", () => {
-      const route = ROUTES.has(path) ? path : PAGE_ROUTES.test(path) ? "/" : "other";
+      const route = ROUTES.has(path)
+        ? path
+        : PAGE_ROUTES.test(path)
+          ? "/"
+          : (DISCOVERY_ROUTES.find(([test]) => test.test(path))?.[1] ?? "other");
       // The body is parsed by then; a request refused before parsing has none and counts as `other`.
       const method = route === "/mcp" && req.method === "POST" ? mcpMethodOf(req.body) : req.method;
       const labels = { route, method, outcome: res.writableFinished ? outcomeOf(res.statusCode) : "aborted" };

@@ -6,8 +6,9 @@ import type { ServerDeps } from "../mcp/index.js";
 import { createWebRouter, type WebAccess } from "../web/index.js";
 import { type Access, tokenIdentifier } from "./access.js";
 import type { OnRefused } from "./bad-requests.js";
+import type { FeedTokens } from "./feeds.js";
 
-export function webAccess(access: Access): WebAccess {
+export function webAccess(access: Access, feeds?: FeedTokens): WebAccess {
   const identify = tokenIdentifier(access.clients);
   // Form tokens are signed with a key derived from every client token: the same on every replica of one config,
   // and nothing anyone without a token can compute.
@@ -34,6 +35,14 @@ export function webAccess(access: Access): WebAccess {
     ...(access.anonymousScope === undefined ? {} : { anonymousScope: access.anonymousScope }),
     // An issuer makes the server private like clients do: its health view then needs an admin.
     openHealth: access.clients.length === 0 && access.anonymousScope === undefined && access.oauth === undefined,
+    ...(feeds === undefined
+      ? {}
+      : {
+          installLink: async (viewer) => {
+            const issued = await feeds.issue({ name: viewer.name, scope: viewer.scope, user: viewer.signedIn === true });
+            return { path: `/feeds/${issued.token}`, expires: issued.expires };
+          },
+        }),
     formKey: formKey.digest(),
   };
 }
@@ -42,6 +51,7 @@ export interface WebMount {
   readonly access: Access;
   readonly configErrors?: (() => readonly ConfigError[]) | undefined;
   readonly onRefused?: OnRefused;
+  readonly feeds?: FeedTokens;
 }
 
 /** The page's routes, ahead of the bearer check of the other routes: a browser signs in through a form and a cookie. */
@@ -49,7 +59,7 @@ export function mountWeb(app: Express, deps: ServerDeps, mount: WebMount): void 
   app.use(
     createWebRouter({
       shelf: deps.shelf,
-      access: webAccess(mount.access),
+      access: webAccess(mount.access, mount.feeds),
       version: deps.version,
       ...(mount.configErrors === undefined ? {} : { configErrors: mount.configErrors }),
       ...(mount.onRefused === undefined ? {} : { onRefused: mount.onRefused }),

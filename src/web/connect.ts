@@ -93,3 +93,41 @@ export function connectEntries(url: string, token: boolean): readonly ConnectEnt
     },
   ];
 }
+
+/** The agents the skills installer serves, with its `-a` name: each gets the same command. */
+const INSTALL_AGENTS: readonly (readonly [string, string])[] = [
+  ["Claude Code", "claude-code"],
+  ["Codex", "codex"],
+  ["GitHub Copilot", "github-copilot"],
+  ["Cursor", "cursor"],
+  ["Gemini CLI", "gemini-cli"],
+  ["OpenCode", "opencode"],
+  ["Goose", "goose"],
+];
+
+/** The install entries for `base` (an origin, a library below it, or a personal link): the skills installer's
+ *  command per agent, then how to update and remove. The base goes in single quotes: a link holds no quote, but a
+ *  shell must never expand anything in it. */
+export function installEntries(base: string): readonly ConnectEntry[] {
+  const quoted = shellQuote(base);
+  return [
+    ...INSTALL_AGENTS.map(([client, agent]) => ({
+      client,
+      where: "a terminal with Node 22 or later (-g: for your user; leave it out to install into the current project)",
+      kind: "sh" as const,
+      text: `npx skills add ${quoted} -a ${agent} -g -y`,
+    })),
+    {
+      client: "Every agent at once",
+      where: "a terminal with Node 22 or later",
+      kind: "sh",
+      text: `npx skills add ${quoted} ${INSTALL_AGENTS.map(([, agent]) => `-a ${agent}`).join(" ")} -g -y`,
+    },
+    {
+      client: "Update and remove",
+      where: "a terminal: check compares every installed skill with this server and update installs what changed",
+      kind: "sh",
+      text: ["npx skills check", "npx skills update", "npx skills remove <name> -g"].join("\n"),
+    },
+  ];
+}

@@ -23,7 +23,7 @@ import {
 } from "../resolve/index.js";
 import { MAX_QUERY_LENGTH, skillBody } from "../search/index.js";
 import type { Shelf, Skill } from "../shelf/index.js";
-import { connectEntries } from "./connect.js";
+import { connectEntries, installEntries } from "./connect.js";
 import { healthRows, renderHealth } from "./health-view.js";
 import { escapeHtml, href, html, type Html } from "./html.js";
 import { type Crumb, type Frame, pageOf, renderPage, renderPager } from "./layout.js";
@@ -67,6 +67,9 @@ export interface WebAccess {
   readonly anonymousScope?: ScopeSpec;
   /** The health view is open to everyone (no clients and no anonymous ceiling: nothing is hidden from anyone). */
   readonly openHealth: boolean;
+  /** A personal install link for a signed-in viewer: a path such as `/feeds/<token>`, carrying their scope, for
+   *  installers that send no header. Absent: the server issues none. */
+  readonly installLink?: (viewer: WebViewer) => Promise<{ readonly path: string; readonly expires: Date }>;
   /** Signs form tokens: the same for every replica of one config, secret to everyone else. */
   readonly formKey: Uint8Array;
 }
@@ -213,7 +216,9 @@ export function createWebRouter(deps: WebDeps): Router {
   router.get("/files/:library/*segments", securityHeaders, start, (req, res, next) => file(req, res, visitOf(res), deps).catch(next));
   router.get("/raw/:library/*segments", securityHeaders, start, (req, res, next) => raw(req, res, visitOf(res), deps).catch(next));
   router.get("/search", securityHeaders, start, (req, res, next) => search(req, res, visitOf(res), deps).catch(next));
-  router.get("/connect", securityHeaders, start, (req, res) => connect(req, res, visitOf(res), deps.access));
+  router.get("/connect", securityHeaders, start, (req, res, next) => {
+    connect(req, res, visitOf(res), deps.access).catch(next);
+  });
   router.get("/status", securityHeaders, start, (req, res) => status(req, res, visitOf(res), deps));
 
   router.get("/signin", securityHeaders, start, (_req, res) => {
@@ -760,7 +765,53 @@ function describeSpec(scope: ScopeSpec): string {
   return parts.length === 0 ? "the whole shelf" : parts.join(", ");
 }
 
-function connect(req: Request, res: Response, visit: Visit, access: WebAccess): void {
+/** The install section of the connect panel: the skills installer's commands for a base that carries the viewer's
+ *  scope — their personal link when signed in, the server itself for anonymous visitors — or why there is none. */
+async function installSection(
+  req: Request,
+  res: Response,
+  visit: Visit,
+  access: WebAccess,
+  origin: string,
+  library: string,
+): Promise<Html> {
+  const narrowing = library === "" ? "" : `/libraries/${encodeURIComponent(library)}`;
+  const viewer = visit.viewer;
+  let base: string | undefined;
+  let note: Html;
+  if (viewer !== null && access.installLink !== undefined) {
+    const link = await access.installLink(viewer);
+    base = `${origin}${link.path}${narrowing}`;
+    // The link is a credential: no page opened from here learns it, and no cache keeps it.
+    res.set("Referrer-Policy", "no-referrer");
+    res.set("Cache-Control", "no-store");
+    note = html`This link is yours: it installs what <strong>${viewer.name}</strong> may read, without a token, until
+      ${link.expires.toISOString().slice(0, 10)}. Keep it private like a token; an admin can revoke it.`;
+  } else if (viewer === null) {
+    // (The page is open to a visitor without a token only when anonymous callers may read.)
+    base = `${origin}${narrowing}`;
+    note = html`Installers send no token: these commands install what anonymous callers may read.`;
+  } else {
+    note = html`Installers send no token, and this server issues no personal install links (the config has no <code>feeds</code>): ask an
+      admin for one.`;
+  }
+  const entries = (base === undefined ? [] : installEntries(base)).map(
+    (entry) =>
+      html`<section aria-labelledby="${`i-${entry.client.replace(/\W+/g, "-")}`}">
+        <h3 id="${`i-${entry.client.replace(/\W+/g, "-")}`}">${entry.client}</h3>
+        <p>In ${entry.where}:</p>
+        <pre><code>${entry.text}</code></pre>
+      </section>`,
+  );
+  return html`<h2 id="install">Install the skills into your agent</h2>
+    <p>
+      Most agents load skills from their own folders. The <code>skills</code> installer copies every skill you can
+      see${library === "" ? "" : html` in ${library}`} into them, and updates them later. ${note}
+    </p>
+    ${entries}`;
+}
+
+async function connect(req: Request, res: Response, visit: Visit, access: WebAccess): Promise<void> {
   const names = [...visit.shelf.libraries.keys()].sort(compareCodeUnits).filter((name) => shownLibrary(visit, name) !== null);
   const asked = typeof req.query["library"] === "string" ? req.query["library"] : "";
   if (asked !== "" && !names.includes(asked)) return notFound(res, visit);
@@ -804,7 +855,7 @@ function connect(req: Request, res: Response, visit: Visit, access: WebAccess): 
         <button type="submit">Update</button>
       </p>
     </form>
-    ${entries}`;
+    ${entries} ${await installSection(req, res, visit, access, url.origin, asked)}`;
   send(res, 200, visit, "Connect a client", [{ label: "Libraries", href: "/" }, { label: "Connect" }], body);
 }
 

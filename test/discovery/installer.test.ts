@@ -14,6 +14,7 @@ import { Ajv } from "ajv";
 import { extract } from "tar-stream";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { createHttpApp } from "../../src/http/app.js";
+import { FeedTokens } from "../../src/http/feeds.js";
 import { buildHealth, formatCheckReport } from "../../src/health/index.js";
 import { ContentCache, ShelfReader } from "../../src/live/index.js";
 import { ShelfService } from "../../src/live/shelf-service.js";
@@ -62,6 +63,10 @@ let service: ShelfService;
 let server: Server;
 let origin: string;
 let shelfDir: string;
+let feeds: FeedTokens;
+let clock = new Date("2026-06-01T00:00:00Z");
+const REVOKED = new Set<string>();
+const NARROW = { name: "narrow", token: NARROW_TOKEN, scope: { library: "ops" }, admin: false };
 
 function write(file: string, text: string): void {
   fs.mkdirSync(path.dirname(file), { recursive: true });
@@ -98,12 +103,11 @@ libraries:
 `;
   service = await ShelfService.start(configOf(yaml, shelfDir), () => new Date(0), { cacheDir: makeTemp() });
   const deps = { shelf: new ShelfReader(service.holder, new ContentCache()), version: "test", ttlMs: 60_000 };
+  feeds = new FeedTokens({ secret: new Uint8Array(32).fill(7), lifetimeSeconds: 86_400, revoked: REVOKED }, [NARROW], () => clock);
   const { app } = createHttpApp(service.holder, deps, {
     host: "127.0.0.1",
-    access: {
-      clients: [{ name: "narrow", token: NARROW_TOKEN, scope: { library: "ops" }, admin: false }],
-      anonymous: true,
-    },
+    access: { clients: [NARROW], anonymous: true },
+    feeds,
     reindex: () => service.rebuild(),
     onError: (error) => {
       throw error;
@@ -304,6 +308,45 @@ describe("the skills installer", () => {
     expect(fs.readFileSync(path.join(installed, "runbook", "SKILL.md"), "utf8")).toBe(
       skillMd("runbook", "Run the on-call runbook.", "Page the owner, then the team."),
     );
+  });
+
+  test("installs a feed link's scope, and installs nothing from a wrong, expired or revoked link", async () => {
+    const link = await feeds.issue({ name: "narrow", scope: { library: "ops" }, user: false });
+    const home = makeTemp("skillshelf-home-");
+    await installer(home, "add", `${origin}/feeds/${link.token}`, "-a", "codex", "-g", "-y");
+    expect(fs.readdirSync(path.join(home, ".agents", "skills")).sort()).toEqual(["runbook"]);
+    const response = await fetch(`${origin}/feeds/${link.token}/.well-known/agent-skills/index.json`);
+    expect(response.headers.get("referrer-policy")).toBe("no-referrer");
+
+    const unknown = await fetch(`${origin}/libraries/nowhere/.well-known/agent-skills/index.json`);
+    const unknownBody = await unknown.text();
+    const forged = link.token.slice(0, -4) + (link.token.endsWith("AAAA") ? "BBBB" : "AAAA");
+    const other = new FeedTokens({ secret: new Uint8Array(32).fill(8), lifetimeSeconds: 86_400, revoked: new Set() }, [NARROW]);
+    const tokens = {
+      forged,
+      "signed with another secret": (await other.issue({ name: "narrow", scope: {}, user: false })).token,
+      revoked: await (async () => {
+        const issued = await feeds.issue({ name: "narrow", scope: { library: "ops" }, user: false });
+        REVOKED.add(issued.id);
+        return issued.token;
+      })(),
+      "a client the config no longer holds": (
+        await new FeedTokens({ secret: new Uint8Array(32).fill(7), lifetimeSeconds: 86_400, revoked: new Set() }, [
+          { ...NARROW, name: "gone" },
+        ]).issue({ name: "gone", scope: {}, user: false })
+      ).token,
+    };
+    for (const [why, token] of Object.entries(tokens)) {
+      const answer = await fetch(`${origin}/feeds/${token}/.well-known/agent-skills/index.json`);
+      expect({ why, status: answer.status, body: await answer.text() }).toEqual({ why, status: 404, body: unknownBody });
+    }
+    clock = new Date(clock.getTime() + 86_401_000);
+    const expired = await fetch(`${origin}/feeds/${link.token}/.well-known/agent-skills/index.json`);
+    expect([expired.status, await expired.text()]).toEqual([404, unknownBody]);
+    const late = makeTemp("skillshelf-home-");
+    await expect(installer(late, "add", `${origin}/feeds/${link.token}`, "-a", "codex", "-g", "-y")).rejects.toThrow();
+    expect(fs.existsSync(path.join(late, ".agents", "skills"))).toBe(false);
+    clock = new Date("2026-06-01T00:00:00Z");
   });
 
   test("installs a narrower base's skills only", async () => {

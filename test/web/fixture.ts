@@ -9,6 +9,8 @@ import path from "node:path";
 import { loadConfig, type ScopeSpec } from "../../src/config/index.js";
 import type { Access, Client } from "../../src/http/access.js";
 import { createHttpApp } from "../../src/http/app.js";
+import type { FeedTokens } from "../../src/http/feeds.js";
+import type { ServerMetrics } from "../../src/http/metrics.js";
 import { ContentCache, ShelfReader, ShelfService } from "../../src/live/index.js";
 import { tempDir } from "../support/temp.js";
 
@@ -119,6 +121,10 @@ export interface ServeOptions {
   readonly clients?: readonly Client[];
   /** `false`: no anonymous access; a spec: the anonymous ceiling; `true`: everything. */
   readonly anonymous?: boolean | ScopeSpec;
+  /** Personal install links; absent: none. */
+  readonly feeds?: FeedTokens;
+  /** Counts requests (and names each to its callback). */
+  readonly metrics?: ServerMetrics;
 }
 
 /** The real HTTP app over the shelf at `configPath`, on 127.0.0.1 and an ephemeral port. */
@@ -138,6 +144,8 @@ export async function serveWeb(configPath: string, options: ServeOptions = {}): 
     {
       host: "127.0.0.1",
       access,
+      ...(options.feeds === undefined ? {} : { feeds: options.feeds }),
+      ...(options.metrics === undefined ? {} : { metrics: options.metrics }),
       reindex: () => service.rebuild(),
       onError: () => undefined,
       onRefused: (reason, fields) => refusals.push(`${fields.status} ${fields.method} ${fields.path}: ${reason}`),
