@@ -6,7 +6,15 @@ import { toNodeHandler } from "@modelcontextprotocol/node";
 import { createMcpHandler, type McpHttpHandler } from "@modelcontextprotocol/server";
 import type { Express, Request, Response } from "express";
 import type { ShelfHolder } from "../live/index.js";
-import { buildMcpServer, DEFAULT_VIEW, parseRequestSettings, type RequestView, type ServerDeps } from "../mcp/index.js";
+import {
+  buildMcpServer,
+  CONNECTION_METHODS,
+  DEFAULT_VIEW,
+  handledMethods,
+  parseRequestSettings,
+  type RequestView,
+  type ServerDeps,
+} from "../mcp/index.js";
 import { compileScope, scopeOn } from "../resolve/index.js";
 import { authenticate, callerOf, formatAuthInfo, requireAdmin, type Access } from "./access.js";
 import { buildHealth, httpStatusOf } from "../health/index.js";
@@ -58,6 +66,8 @@ const LOCAL_HOSTS = new Set(["127.0.0.1", "localhost", "::1"]);
 
 export interface HttpApp {
   readonly app: Express;
+  /** The routes below the probes (which `app` mounts): what the metrics must have a label for. */
+  readonly routes: Express;
   readonly mcp: McpHttpHandler;
   /** Count the server's requests with `inFlight.track` so a drain can wait for them. */
   readonly inFlight: InFlight;
@@ -94,7 +104,7 @@ export function createHttpApp(holder: ShelfHolder, deps: ServerDeps, options: Ht
   app.use(answerNotFound(onRefused));
   app.use(answerErrors(options.bodyLimit ?? DEFAULT_BODY_LIMIT, onRefused, options.onError));
   const readiness = new Readiness();
-  return { app: withProbes(app, readiness, options.metrics?.track), mcp, inFlight, readiness, sessions, listens };
+  return { app: withProbes(app, readiness, options.metrics?.track), routes: app, mcp, inFlight, readiness, sessions, listens };
 }
 
 /** The express app with the SDK's Host and Origin checks, our Origin check on every state change, a body limit. */
@@ -120,7 +130,12 @@ function createGuardedApp(options: HttpOptions): Express {
 
 /** /mcp (both eras): the request's scope is refused or compiled here and rides to the server factory, or to the
  *  2025-era session it opens. */
-function routeMcp(app: Express, holder: ShelfHolder, deps: ServerDeps, options: HttpOptions): Omit<HttpApp, "app" | "readiness"> {
+function routeMcp(
+  app: Express,
+  holder: ShelfHolder,
+  deps: ServerDeps,
+  options: HttpOptions,
+): Omit<HttpApp, "app" | "routes" | "readiness"> {
   // The view was compiled by the route below and rides in the SDK's auth pass-through to the factory.
   const createHandler = (): McpHttpHandler =>
     createMcpHandler((ctx) => buildMcpServer(deps, (ctx.authInfo?.extra?.["view"] as RequestView | undefined) ?? DEFAULT_VIEW, ctx.era), {
@@ -129,7 +144,12 @@ function routeMcp(app: Express, holder: ShelfHolder, deps: ServerDeps, options: 
   const mcp = createHandler();
   const handleMcp = toNodeHandler(mcp, { onerror: options.onError });
   const listens = new ScopedListens(createHandler, options.onError);
-  if (options.metrics !== undefined) listens.register(options.metrics.registry);
+  if (options.metrics !== undefined) {
+    listens.register(options.metrics.registry);
+    // The labels are what the servers answer, in either era: a method added to the server is counted by name.
+    const eras = (["legacy", "modern"] as const).map((era) => handledMethods(buildMcpServer(deps, DEFAULT_VIEW, era)));
+    options.metrics.labelMethods([...eras.flat(), ...CONNECTION_METHODS]);
+  }
   const inFlight = new InFlight();
   const sessions = openSessions(deps, options);
   app.all("/mcp", (req, res) => {

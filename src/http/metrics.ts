@@ -30,27 +30,10 @@ function targetOf(body: unknown): string | undefined {
   return target?.slice(0, 200);
 }
 
-/** MCP methods are labels as they are; anything else a client sends is `other`, so a client cannot mint series. */
-const MCP_METHODS = new Set([
-  "initialize",
-  "ping",
-  "resources/list",
-  "resources/read",
-  "resources/templates/list",
-  "resources/subscribe",
-  "resources/unsubscribe",
-  "prompts/list",
-  "prompts/get",
-  "tools/list",
-  "tools/call",
-  "completion/complete",
-  "logging/setLevel",
-  "subscriptions/listen",
-  "server/discover",
-]);
 const ROUTES = new Set(["/mcp", "/health", "/reindex", "/metrics", "/openapi.yaml", "/", "/livez", "/readyz"]);
 /** Every other page of the web page counts as `/`, so the label's values stay few whatever the shelf holds. */
-const PAGE_ROUTES = /^\/(libraries|skills|files|raw)\/|^\/(search|connect|status|signin|signout|assets\/style\.css|favicon\.ico)$/;
+const PAGE_ROUTES =
+  /^\/(libraries|skills|files|raw)\/|^\/(search|connect|status|signin(?:\/oidc(?:\/callback)?)?|signout|assets\/style\.css|favicon\.ico)$/;
 
 /** The discovery index at any base, and its artifacts, each one label: a personal link's token never becomes one. */
 const DISCOVERY_ROUTES: readonly (readonly [RegExp, string])[] = [
@@ -58,13 +41,22 @@ const DISCOVERY_ROUTES: readonly (readonly [RegExp, string])[] = [
   [/^(?:\/feeds\/[^/]+)?\/artifacts\//, "/artifacts"],
 ];
 
-/** The label of an MCP request: its JSON-RPC method, `notification` for any notification, else `other`. */
-function mcpMethodOf(body: unknown): string {
+/** The `route` label of a request path: the operator's routes as they are, every page `/`, the discovery index and
+ *  its artifacts one label each, and anything else `other`. */
+export function routeLabel(path: string): string {
+  if (ROUTES.has(path)) return path;
+  if (PAGE_ROUTES.test(path)) return "/";
+  return DISCOVERY_ROUTES.find(([test]) => test.test(path))?.[1] ?? "other";
+}
+
+/** The label of an MCP request: its JSON-RPC method when the server answers it, `notification` for any
+ *  notification, else `other` (so a client cannot mint series). */
+function mcpMethodOf(body: unknown, methods: ReadonlySet<string>): string {
   if (typeof body !== "object" || body === null || Array.isArray(body)) return "other";
   const method = (body as { method?: unknown }).method;
   if (typeof method !== "string") return "other";
   if (method.startsWith("notifications/")) return "notification";
-  return MCP_METHODS.has(method) ? method : "other";
+  return methods.has(method) ? method : "other";
 }
 
 /** ok (2xx, 3xx), refused (4xx: a guard, a token, a bad request) or error (5xx). */
@@ -79,6 +71,19 @@ export interface ReadCacheStats {
 
 export class ServerMetrics {
   readonly registry = new Registry();
+  /** The MCP methods that are labels: those the server registered (`labelMethods`). */
+  private methods: ReadonlySet<string> = new Set();
+
+  /** The `method` label of a POST to /mcp with this body. */
+  methodLabel(body: unknown): string {
+    return mcpMethodOf(body, this.methods);
+  }
+
+  /** The app names the methods its MCP servers answer, once, before the first request. */
+  labelMethods(methods: Iterable<string>): void {
+    this.methods = new Set(methods);
+  }
+
   private readonly requests: Counter<"route" | "method" | "outcome">;
   private readonly latency: Histogram<"route" | "method" | "outcome">;
   private readonly rebuilds: Counter<"result">;
@@ -154,13 +159,9 @@ export class ServerMetrics {
     const started = performance.now();
     const path = req.path;
     res.once("close", () => {
-      const route = ROUTES.has(path)
-        ? path
-        : PAGE_ROUTES.test(path)
-          ? "/"
-          : (DISCOVERY_ROUTES.find(([test]) => test.test(path))?.[1] ?? "other");
+      const route = routeLabel(path);
       // The body is parsed by then; a request refused before parsing has none and counts as `other`.
-      const method = route === "/mcp" && req.method === "POST" ? mcpMethodOf(req.body) : req.method;
+      const method = route === "/mcp" && req.method === "POST" ? this.methodLabel(req.body) : req.method;
       const labels = { route, method, outcome: res.writableFinished ? outcomeOf(res.statusCode) : "aborted" };
       const seconds = (performance.now() - started) / 1000;
       this.requests.inc(labels);

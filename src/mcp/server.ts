@@ -70,6 +70,19 @@ function refuseCursor(cursor: string | undefined): void {
   if (cursor !== undefined) throw badCursor();
 }
 
+/** Methods answered without a handler of the built server: `server/discover` is registered when a transport
+ *  connects, `subscriptions/listen` is routed by the HTTP handler to its own streams. */
+export const CONNECTION_METHODS: readonly string[] = ["server/discover", "subscriptions/listen"];
+
+/** Every JSON-RPC request method a server answers: the SDK's own (`ping`, …), the Skills extension's and ours, as
+ *  registered. The SDK keeps its handler table private; it is read here, in one place, and a build of the SDK that
+ *  no longer has it fails the start loudly instead of counting every method as `other`. */
+export function handledMethods(mcp: McpServer): readonly string[] {
+  const table = (mcp.server as unknown as { _requestHandlers?: unknown })._requestHandlers;
+  if (!(table instanceof Map)) throw new Error("the MCP SDK no longer exposes its request handlers: the metrics cannot name methods");
+  return [...(table as Map<string, unknown>).keys()].sort();
+}
+
 /** A server for one connection (stdio) or one request (HTTP). `subscriptions`, when given, records the URIs a
  *  2025-era client subscribes to, for the session registry to announce; without it, subscribing is accepted
  *  and nothing can ever be delivered (stateless HTTP). */
