@@ -3,7 +3,7 @@
 // citations), so a shelf with thousands of them still pages.
 import type { ConfigError } from "../config/index.js";
 import type { HealthReport } from "../health/index.js";
-import { html, type Html } from "./html.js";
+import { html, type Html, plural } from "./html.js";
 import { renderPager } from "./layout.js";
 
 export interface HealthRow {
@@ -70,43 +70,47 @@ export function renderHealth(
   );
   return html`<h1>Health</h1>
     <p>
-      Status <strong>${report.status}</strong> · generation ${report.generation} · built ${report.built} · ${report.skills} skills,
-      ${report.prompts} prompts.
+      Status <strong>${report.status}</strong> · generation ${report.generation} · built ${report.built} ·
+      ${plural(report.skills, "skill")}, ${plural(report.prompts, "prompt")}.
     </p>
     <h2>Fetches and watches</h2>
-    <table>
-      <thead>
-        <tr>
-          <th scope="col">Fetch</th>
-          <th scope="col">Status</th>
-          <th scope="col">Watch</th>
-          <th scope="col">Built</th>
-        </tr>
-      </thead>
-      <tbody>
-        ${fetches}
-      </tbody>
-    </table>
+    <div class="scroll" tabindex="0">
+      <table>
+        <thead>
+          <tr>
+            <th scope="col">Fetch</th>
+            <th scope="col">Status</th>
+            <th scope="col">Watch</th>
+            <th scope="col">Built</th>
+          </tr>
+        </thead>
+        <tbody>
+          ${fetches}
+        </tbody>
+      </table>
+    </div>
     <h2>Problems</h2>
     ${
       total === 0
         ? html`<p>None.</p>`
-        : html`<table>
-              <caption>
-                ${total} ${total === 1 ? "problem" : "problems"}
-              </caption>
-              <thead>
-                <tr>
-                  <th scope="col">Kind</th>
-                  <th scope="col">Where</th>
-                  <th scope="col">What</th>
-                  <th scope="col">Why</th>
-                </tr>
-              </thead>
-              <tbody>
-                ${problems}
-              </tbody>
-            </table>
+        : html`<div class="scroll" tabindex="0">
+              <table>
+                <caption>
+                  ${total} ${total === 1 ? "problem" : "problems"}
+                </caption>
+                <thead>
+                  <tr>
+                    <th scope="col">Kind</th>
+                    <th scope="col">Where</th>
+                    <th scope="col">What</th>
+                    <th scope="col">Why</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  ${problems}
+                </tbody>
+              </table>
+            </div>
             ${renderPager(paged, "/status")}`
     }`;
 }

@@ -34,3 +34,8 @@ export function html(strings: TemplateStringsArray, ...values: Interpolated[]): 
 export function href(...segments: readonly string[]): string {
   return `/${segments.map(encodeURIComponent).join("/")}`;
 }
+
+/** `1 prompt`, `2 prompts`: a count with its noun. */
+export function plural(count: number, word: string, many = `${word}s`): string {
+  return `${count} ${count === 1 ? word : many}`;
+}

@@ -25,7 +25,7 @@ import { MAX_QUERY_LENGTH, skillBody } from "../search/index.js";
 import type { Shelf, Skill } from "../shelf/index.js";
 import { connectEntries, installEntries } from "./connect.js";
 import { healthRows, renderHealth } from "./health-view.js";
-import { escapeHtml, href, html, type Html } from "./html.js";
+import { escapeHtml, href, html, type Html, plural } from "./html.js";
 import { type Crumb, type Frame, pageOf, renderPage, renderPager } from "./layout.js";
 import { renderMarkdown } from "./markdown.js";
 import {
@@ -411,10 +411,6 @@ function oneLine(text: string): string {
   return line.length <= DESCRIPTION_CHARS ? line : `${line.slice(0, DESCRIPTION_CHARS - 1).trimEnd()}…`;
 }
 
-function plural(count: number, word: string, many = `${word}s`): string {
-  return `${count} ${count === 1 ? word : many}`;
-}
-
 /** A library the viewer sees anything of: one of its served plugins is admitted. */
 function shownLibrary(visit: Visit, name: string): LibraryView | null {
   const lib = libraryView(visit.view, name);
@@ -576,44 +572,48 @@ async function skill(req: Request, res: Response, visit: Visit, deps: WebDeps): 
   const prompts = visiblePrompts(visit.shelf, visit.view.scope).filter((p) => p.library === library && p.plugin === found.plugin);
   const body = html`<h1>${found.name}</h1>
     <p class="lede">${found.description}</p>
-    <table>
-      <caption class="vh">
-        About this skill
-      </caption>
-      <tbody>
-        <tr>
-          <th scope="row">Address</th>
-          <td><code>${skillMd}</code></td>
-        </tr>
-        <tr>
-          <th scope="row">Library</th>
-          <td><a href="${href("libraries", library)}">${library}</a></td>
-        </tr>
-        <tr>
-          <th scope="row">SKILL.md digest</th>
-          <td><code class="digest">${found.files.get(SKILL_FILE)?.digest ?? ""}</code></td>
-        </tr>
-      </tbody>
-    </table>
+    <div class="scroll" tabindex="0">
+      <table>
+        <caption class="vh">
+          About this skill
+        </caption>
+        <tbody>
+          <tr>
+            <th scope="row">Address</th>
+            <td><code>${skillMd}</code></td>
+          </tr>
+          <tr>
+            <th scope="row">Library</th>
+            <td><a href="${href("libraries", library)}">${library}</a></td>
+          </tr>
+          <tr>
+            <th scope="row">SKILL.md digest</th>
+            <td><code class="digest">${found.files.get(SKILL_FILE)?.digest ?? ""}</code></td>
+          </tr>
+        </tbody>
+      </table>
+    </div>
     ${below === undefined ? "" : html`<p>${plural(below.count, "skill")} below this one: <a href="${href("libraries", library, ...found.address)}">browse them</a>.</p>`}
     <article class="skill" aria-label="SKILL.md">${renderSkillMd(text.text, library, found)}</article>
     <h2 id="files">Files</h2>
-    <table>
-      <caption>
-        ${plural(files.length, "file")} from the skill's manifest (<a href="${`${filesBase}/${MANIFEST_FILE}`}">${MANIFEST_FILE}</a
-        >)
-      </caption>
-      <thead>
-        <tr>
-          <th scope="col">Path</th>
-          <th scope="col">Bytes</th>
-          <th scope="col">Digest</th>
-        </tr>
-      </thead>
-      <tbody>
-        ${fileRows}
-      </tbody>
-    </table>
+    <div class="scroll" tabindex="0">
+      <table>
+        <caption>
+          ${plural(files.length, "file")} from the skill's manifest (<a href="${`${filesBase}/${MANIFEST_FILE}`}">${MANIFEST_FILE}</a
+          >)
+        </caption>
+        <thead>
+          <tr>
+            <th scope="col">Path</th>
+            <th scope="col">Bytes</th>
+            <th scope="col">Digest</th>
+          </tr>
+        </thead>
+        <tbody>
+          ${fileRows}
+        </tbody>
+      </table>
+    </div>
     ${renderPager(paged, href("skills", library, ...found.address))} ${renderPrompts(prompts)}`;
   send(res, 200, visit, found.name, [...libraryCrumbs(library, found.address.slice(0, -1), false), { label: found.name }], body);
 }
@@ -728,7 +728,7 @@ async function search(req: Request, res: Response, visit: Visit, deps: WebDeps):
     const full = findSkillBySkillMd(visit.shelf, visit.view.scope, row.uri);
     return html`<li>
       <a href="${href("skills", parsed?.library ?? "", ...address)}">${row.name}</a>
-      <span class="count">${parsed?.library ?? ""}/${address.join("/")} · score ${row.score}</span>
+      <span class="count">${parsed?.library ?? ""}/${address.join("/")}</span>
       <span class="what">${oneLine(full?.description ?? row.description)}</span>
     </li>`;
   });

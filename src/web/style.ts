@@ -32,12 +32,13 @@ caption{text-align:left;color:var(--muted);padding:.25rem 0}
 th,td{text-align:left;padding:.35rem .5rem;border-bottom:1px solid var(--line);vertical-align:top}
 code,pre,kbd{font-family:ui-monospace,"SFMono-Regular",Menlo,Consolas,monospace;font-size:.9em}
 pre{background:var(--soft);padding:.75rem;overflow:auto;border-radius:4px;white-space:pre-wrap;word-break:break-word}
-td code.digest{word-break:break-all}
+td code.digest{white-space:nowrap}
 article.skill{border-top:1px solid var(--line);margin-top:1rem;padding-top:.5rem}
 .pager{display:flex;gap:1rem;margin:1rem 0}
 .note{background:var(--soft);border-left:4px solid var(--link);padding:.5rem .75rem}
 .warn{color:var(--warn)}
 .bad{color:var(--bad)}
 .signin label{display:block;margin:.5rem 0 .25rem}
+.scroll{overflow-x:auto;max-width:100%}
 footer.site{max-width:64rem;margin:2rem auto;padding:0 1rem;color:var(--muted);font-size:.9rem}
 `;

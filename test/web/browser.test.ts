@@ -112,6 +112,23 @@ describe("the page in headless Chromium", () => {
     ]);
   }, 60_000);
 
+  it("fits a 390-pixel phone: digests on one line, tables scroll in their box, the page never sideways", async () => {
+    await fresh();
+    await page.setViewportSize({ width: 390, height: 844 });
+    const fits = async (route: string): Promise<{ route: string; pageWidth: number }> => {
+      await page.goto(`${served.origin}${route}`);
+      return { route, pageWidth: await page.evaluate(() => document.documentElement.scrollWidth) };
+    };
+    expect(await fits("/skills/pub/hostile")).toEqual({ route: "/skills/pub/hostile", pageWidth: 390 });
+    const digest = page.locator("code.digest").first();
+    const lines = await digest.evaluate((node) => node.getClientRects().length);
+    expect(lines).toBe(1);
+    await signIn(TOKENS.ops);
+    expect(await fits("/status")).toEqual({ route: "/status", pageWidth: 390 });
+    const summary = (await page.locator("main p").first().textContent())?.trim().replace(/\s+/g, " ");
+    expect(summary).toBe("Status warnings · generation 1 · built 1970-01-01T00:00:00.000Z · 4 skills, 1 prompt.");
+  }, 60_000);
+
   it("runs nothing from a hostile skill", async () => {
     await fresh();
     await page.goto(`${served.origin}/skills/pub/hostile`);

@@ -262,6 +262,12 @@ describe("the page over HTTP, with clients declared and no anonymous access", ()
     expect(response.status).toBe(200);
     const first = /<ol class="rows"><li><a href="([^"]+)">([^<]+)<\/a>/.exec(squash(response.text));
     expect([first?.[1], first?.[2]]).toEqual(["/skills/pub/guides/terraform-drift", "terraform-drift"]);
+    // Results come best first; the ranking's raw score means nothing to a reader and is not shown.
+    expect(
+      /<li><a href="\/skills\/pub\/guides\/terraform-drift">terraform-drift<\/a><span class="count">([^<]*)<\/span>/.exec(
+        squash(response.text),
+      )?.[1],
+    ).toBe("pub/guides/terraform-drift");
     const tooLong = await send(served.origin, { path: `/search?q=${"a".repeat(201)}`, headers: { Cookie: session } });
     expect([tooLong.status, squash(tooLong.text).includes("The search is 201 characters long; the most is 200.")]).toEqual([400, true]);
   });
