@@ -18,12 +18,14 @@ cleanup() {
 }
 trap cleanup EXIT
 
-# The shelf served: the example shelf, or SKILLSHELF_EXAMPLE_CONFIG (e.g. test/fixtures/lenient.yaml).
+# The shelf served: the example shelf, or SKILLSHELF_EXAMPLE_CONFIG (e.g. test/fixtures/lenient.yaml); a caller
+# that serves directories instead sets SERVE_SHELF to them before starting.
 EXAMPLE_CONFIG="${SKILLSHELF_EXAMPLE_CONFIG:-plugins.example.yaml}"
+SERVE_SHELF=(--config "$EXAMPLE_CONFIG")
 
 # Start the HTTP server and wait for the startup line that names the URL.
 start_example_server() {
-  node dist/cli.js serve --transport http --host 127.0.0.1 --port 0 --config "$EXAMPLE_CONFIG" --cache-dir "$WORK/cache" 2>"$WORK/server.log" &
+  node dist/cli.js serve --transport http --host 127.0.0.1 --port 0 "${SERVE_SHELF[@]}" --cache-dir "$WORK/cache" 2>"$WORK/server.log" &
   SERVER_PID=$!
   URL=""
   for _ in $(seq 1 200); do
