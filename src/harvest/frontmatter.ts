@@ -127,7 +127,10 @@ export function rewriteSkillMd(
     const pair = doc.contents.items.find((item) => isScalar(item.key) && item.key.value === key);
     const range = pair !== undefined && isScalar(pair.value) ? pair.value.range : undefined;
     if (!range) return undefined;
-    edits.push([range[0], range[1], isSkillName(value) ? value : JSON.stringify(value)]);
+    // A block scalar's range (`|`, `>-`, …) ends after its last line break (and, kept by `|+`, its trailing empty
+    // lines): those stay, or the next key (or the closing fence) would be glued to the value.
+    const kept = /(?:\r?\n)*$/.exec(text.slice(range[0], range[1]))?.[0] ?? "";
+    edits.push([range[0], range[1], (isSkillName(value) ? value : JSON.stringify(value)) + kept]);
   }
   // Ranges count UTF-16 code units of `text`: splice from the last, then encode again.
   for (const [from, to, value] of edits.sort((a, b) => b[0] - a[0])) text = text.slice(0, from) + value + text.slice(to);

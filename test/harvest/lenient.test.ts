@@ -1,5 +1,6 @@
 // naming: lenient, unit by unit: what the check bends, how SKILL.md is rewritten in place, and what a harvest serves.
 import { afterAll, describe, expect, test } from "vitest";
+import { parse as parseYaml } from "yaml";
 
 import { REASONS, rewriteSkillMd } from "../../src/harvest/index.js";
 import { checkSkillFrontmatterLenient } from "../../src/harvest/frontmatter.js";
@@ -220,5 +221,44 @@ describe("a harvest with naming: lenient", () => {
       "skills/group/Odd_Folder",
       "skills/long-notes",
     ]);
+  });
+});
+
+describe("rewriteSkillMd over every scalar style of a long description", () => {
+  // A 1,080-character description written in each YAML scalar style, with and without a key after it, with LF and
+  // CRLF line ends: the served frontmatter parses, holds the cut description, and keeps every other byte.
+  const long = WORDS.trim();
+  const styles: Record<string, (eol: string) => string> = {
+    plain: () => long,
+    single: () => `'${long}'`,
+    double: () => `"${long}"`,
+    "|": (eol) => `|${eol}  ${long}${eol}`,
+    "|-": (eol) => `|-${eol}  ${long}${eol}`,
+    "|+": (eol) => `|+${eol}  ${long}${eol}${eol}`,
+    ">": (eol) => `>${eol}  ${long}${eol}`,
+    ">-": (eol) => `>-${eol}  ${long}${eol}`,
+    ">+": (eol) => `>+${eol}  ${long}${eol}${eol}`,
+  };
+  const cases = Object.entries(styles).flatMap(([style, value]) =>
+    ["\n", "\r\n"].flatMap((eol) =>
+      [true, false].map((following) => ({ style, eol: eol === "\n" ? "LF" : "CRLF", following, written: value(eol), newline: eol })),
+    ),
+  );
+  test.each(cases)("$style, $eol, a key after it: $following", ({ written, newline, following }) => {
+    const block = written.endsWith(newline);
+    const head = `---${newline}name: notes${newline}description: `;
+    const tail = `${block ? "" : newline}${following ? `license: MIT${newline}metadata:${newline}  team: ops${newline}` : ""}---${newline}`;
+    const md = `${head}${written}${tail}# Notes${newline}`;
+    const rewritten = rewriteSkillMd(bytes(md), bytes(md).byteLength - bytes(`# Notes${newline}`).byteLength, { description: CUT });
+    expect(rewritten).toBeDefined();
+    const out = text(rewritten?.bytes ?? new Uint8Array());
+    // Every byte before the value and after its line break is the file's.
+    expect(out.startsWith(head)).toBe(true);
+    const trailing = /(?:\r?\n)*$/.exec(written)?.[0] ?? "";
+    expect(out.endsWith(`${trailing}${tail}# Notes${newline}`)).toBe(true);
+    const yamlText = out.slice(4 + (newline.length - 1), out.indexOf(`---${newline}`, 4));
+    const parsed = parseYaml(yamlText) as Record<string, unknown>;
+    expect(parsed).toEqual({ name: "notes", description: CUT, ...(following ? { license: "MIT", metadata: { team: "ops" } } : {}) });
+    expect(rewritten?.bodyOffset).toBe(bytes(out).byteLength - bytes(`# Notes${newline}`).byteLength);
   });
 });
