@@ -18,7 +18,7 @@ import type { HarvestMemo } from "./harvest-spec.js";
 import type { DiskFile, HarvestedFile, HarvestedPlugin, HarvestedSkill } from "../harvest/index.js";
 
 export const HARVEST_FILE = "harvest.json";
-const HARVEST_VERSION = 6;
+const HARVEST_VERSION = 7;
 
 type RecordedFile = Omit<HarvestedFile, "bytes"> & { readonly bytes?: string };
 type RecordedSkill = Omit<HarvestedSkill, "skillMd" | "files"> & {

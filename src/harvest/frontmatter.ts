@@ -142,6 +142,29 @@ export function rewriteSkillMd(
   return { bytes: out, bodyOffset: bodyOffset + out.byteLength - bytes.byteLength };
 }
 
+/** The YAML text between SKILL.md's fences, or undefined when it has none. */
+export function frontmatterText(bytes: Uint8Array): string | undefined {
+  const span = frontmatterSpan(bytes);
+  return span === undefined ? undefined : new TextDecoder("utf-8").decode(bytes.subarray(span.yamlStart, span.closing));
+}
+
+/** SKILL.md with the YAML between its fences replaced by `yaml` (fences and body kept byte for byte), with the
+ *  body's new offset; undefined when it has no frontmatter. */
+export function replaceFrontmatter(
+  bytes: Uint8Array,
+  bodyOffset: number,
+  yaml: string,
+): { bytes: Uint8Array; bodyOffset: number } | undefined {
+  const span = frontmatterSpan(bytes);
+  if (span === undefined) return undefined;
+  const text = new TextEncoder().encode(yaml);
+  const out = new Uint8Array(span.yamlStart + text.byteLength + (bytes.byteLength - span.closing));
+  out.set(bytes.subarray(0, span.yamlStart), 0);
+  out.set(text, span.yamlStart);
+  out.set(bytes.subarray(span.closing), span.yamlStart + text.byteLength);
+  return { bytes: out, bodyOffset: bodyOffset + out.byteLength - bytes.byteLength };
+}
+
 /** The Agent Skills name rule (§3.4): `pdf-tools` => true, `-x`, `a--b`, `PDF` => false. */
 export function isSkillName(name: string): boolean {
   return /^[a-z0-9-]{1,64}$/.test(name) && !name.startsWith("-") && !name.endsWith("-") && !name.includes("--");

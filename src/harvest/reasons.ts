@@ -33,6 +33,8 @@ export const REASONS = {
     `The ${key} glob ${quote(glob)} of plugin ${quote(plugin)} matches nothing under the plugin root: check the path, or remove it.`,
   hiddenSkill: (dir: string): string =>
     `The skill is in a hidden folder, which is never served unless a skills glob spells it out: add ${quote(dir)} to the plugin's skills (in a config file) to serve it.`,
+  hostRefuses: (problem: string): string =>
+    `MCP hosts refuse this skill's frontmatter (${problem}): fix it in SKILL.md, or serve the plugin with naming: lenient, which normalises it.`,
   noDescription: "The frontmatter has no description.",
   emptyDescription: "The description must be a non-empty string.",
   longDescription: (chars: number): string => `The description is ${chars} characters long, over the limit of ${MAX_DESCRIPTION_CHARS}.`,

@@ -2,7 +2,16 @@
 import { type HarvestContext, under } from "./context.js";
 import { sameStat } from "./digest.js";
 import { findCitations } from "./citations.js";
-import { checkSkillFrontmatter, checkSkillFrontmatterLenient, isSkillName, parseSkillMd, rewriteSkillMd } from "./frontmatter.js";
+import {
+  checkSkillFrontmatter,
+  checkSkillFrontmatterLenient,
+  frontmatterText,
+  isSkillName,
+  parseSkillMd,
+  replaceFrontmatter,
+  rewriteSkillMd,
+} from "./frontmatter.js";
+import { hostRefusal, normaliseFrontmatter } from "./host-check.js";
 import { MAX_DESCRIPTION_CHARS } from "./reasons.js";
 import { compileGlobs, type GlobSet } from "./globs.js";
 import {
@@ -55,6 +64,7 @@ interface Checked {
   readonly body: SkillMdBody;
   readonly servedName?: string;
   readonly servedDescription?: string;
+  readonly servedFrontmatter?: HarvestedSkill["servedFrontmatter"];
   /** What lenient naming bent, reported only when the skill is served. */
   readonly warnings: readonly string[];
   /** Candidate files (path relative to the skill dir => entry), before nested shadowing. */
@@ -103,10 +113,12 @@ function gatherFiles(ctx: HarvestContext, dir: string, skillMdPath: string): Pic
 }
 
 /** What a SKILL.md's parse gives beyond its file: the frontmatter, where the body starts, and the body's facts. */
-type SkillMdBody = Pick<HarvestedSkill, "frontmatter" | "bodyOffset" | "cites" | "placeholders">;
+type SkillMdBody = Pick<HarvestedSkill, "frontmatter" | "bodyOffset" | "cites" | "placeholders" | "servedFrontmatter">;
 
+/** `bytes`: a copy of a SKILL.md just read, for the host check (absent when an unchanged one was not read). */
 type SkillMdRead =
-  { readonly ok: true; readonly file: HarvestedFile; readonly parse: SkillMdBody } | { readonly ok: false; readonly reason: string };
+  | { readonly ok: true; readonly file: HarvestedFile; readonly parse: SkillMdBody; readonly bytes?: Uint8Array }
+  | { readonly ok: false; readonly reason: string };
 
 const UTF8 = new TextDecoder("utf-8");
 
@@ -115,24 +127,27 @@ const UTF8 = new TextDecoder("utf-8");
  *  the body are to be substituted at build (§2.3); every other SKILL.md is served from disk like any file. */
 async function readSkillMd(ctx: HarvestContext, dir: string, entry: WalkEntry): Promise<SkillMdRead> {
   const before = ctx.priorSkills.get(dir);
-  const keepsBytes = (s: HarvestedSkill): boolean => s.placeholders || (ctx.naming === "lenient" && needsRewrite(s.frontmatter));
+  const keepsBytes = (s: HarvestedSkill): boolean =>
+    s.placeholders || s.servedFrontmatter !== undefined || (ctx.naming === "lenient" && needsRewrite(s.frontmatter));
   if (before !== undefined && sameStat(before.skillMd, entry) && (!keepsBytes(before) || before.skillMd.bytes !== undefined)) {
     return { ok: true, file: { ...before.skillMd, path: SKILL_MD }, parse: before };
   }
   let parsed = { reason: REASONS.unreadable("no bytes") } as BodyParse;
   const read = await ctx.reader.readWith(entry, (bytes, digest) => {
-    parsed = parseBody(bytes, digest, before, ctx.naming === "lenient");
+    parsed = parseBody(bytes, digest, before);
   });
   if (!read.ok) return { ok: false, reason: REASONS.unreadable(read.code) };
   if ("reason" in parsed) return { ok: false, reason: parsed.reason };
+  const keep = parsed.parse.placeholders || (ctx.naming === "lenient" && needsRewrite(parsed.parse.frontmatter));
   return {
     ok: true,
-    file: { ...read.file, path: SKILL_MD, ...(parsed.bytes === undefined ? {} : { bytes: parsed.bytes }) },
+    file: { ...read.file, path: SKILL_MD, ...(keep ? { bytes: parsed.bytes } : {}) },
     parse: parsed.parse,
+    bytes: parsed.bytes,
   };
 }
 
-type BodyParse = { readonly parse: SkillMdBody; readonly bytes?: Uint8Array } | { readonly reason: string };
+type BodyParse = { readonly parse: SkillMdBody; readonly bytes: Uint8Array } | { readonly reason: string };
 
 /** Whether lenient naming may serve this frontmatter with another name or a cut description, so the served bytes
  *  would differ from the file's. */
@@ -145,11 +160,11 @@ function needsRewrite(frontmatter: Readonly<Record<string, unknown>>): boolean {
 }
 
 /** Parse SKILL.md's bytes (a view good only during the call): the previous parse when the bytes are the same, and
- *  a copy of the bytes only when the body has placeholders to substitute or (lenient) the name is to be replaced. */
-function parseBody(bytes: Uint8Array, digest: string, before: HarvestedSkill | undefined, lenient: boolean): BodyParse {
+ *  a copy of the bytes (kept only when the body has placeholders to substitute or the served frontmatter differs). */
+function parseBody(bytes: Uint8Array, digest: string, before: HarvestedSkill | undefined): BodyParse {
   let parse: SkillMdBody;
   if (before !== undefined && before.skillMd.digest === digest) {
-    parse = before; // Same digest, same bytes: the YAML is not parsed again.
+    parse = before; // Same digest, same bytes: the YAML is not parsed again (the host check runs again).
   } else {
     const parsed = parseSkillMd(bytes);
     if (!parsed.ok) return { reason: parsed.reason };
@@ -162,8 +177,7 @@ function parseBody(bytes: Uint8Array, digest: string, before: HarvestedSkill | u
     };
   }
   // A copy (a Buffer's `slice` would be another view of the shared read buffer).
-  const keep = parse.placeholders || (lenient && needsRewrite(parse.frontmatter));
-  return keep ? { parse, bytes: new Uint8Array(bytes) } : { parse };
+  return { parse, bytes: new Uint8Array(bytes) };
 }
 
 async function checkCandidate(ctx: HarvestContext, c: Candidate): Promise<Checked | undefined> {
@@ -192,6 +206,8 @@ async function checkCandidate(ctx: HarvestContext, c: Candidate): Promise<Checke
       return skip(strict.ok ? REASONS.notMapping : strict.reason);
     }
   }
+  const host = await checkHost(ctx, read, check, served);
+  if ("reason" in host) return skip(host.reason);
   const address = whole ? [check.name] : check.byName ? [...skillAddress(c.dir).slice(0, -1), check.name] : skillAddress(c.dir);
   const { files, rows } = gatherFiles(ctx, c.dir, c.skillMd.path);
   const count = 1 + files.length;
@@ -205,13 +221,44 @@ async function checkCandidate(ctx: HarvestContext, c: Candidate): Promise<Checke
     name: check.name,
     description: check.description,
     frontmatter,
-    skillMd: read.file,
+    skillMd: host.servedFrontmatter === undefined || read.bytes === undefined ? read.file : { ...read.file, bytes: read.bytes },
     body: read.parse,
     ...served,
-    warnings: check.warnings,
+    ...(host.servedFrontmatter === undefined ? {} : { servedFrontmatter: host.servedFrontmatter }),
+    warnings: [...check.warnings, ...host.warnings],
     files,
     rows,
   };
+}
+
+type HostCheck =
+  { readonly servedFrontmatter?: HarvestedSkill["servedFrontmatter"]; readonly warnings: readonly string[] } | { readonly reason: string };
+
+/** Whether MCP hosts accept the SKILL.md as it will be served (with lenient naming's name and description): as
+ *  it is; normalised (naming: lenient), with a warning per field changed; or not at all (a skip, naming its fix). An
+ *  unchanged SKILL.md that was not read again keeps its earlier verdict. */
+async function checkHost(
+  ctx: HarvestContext,
+  read: Extract<SkillMdRead, { ok: true }>,
+  check: { readonly name: string; readonly description: string },
+  served: Pick<HarvestedSkill, "servedName" | "servedDescription">,
+): Promise<HostCheck> {
+  const bytes = read.bytes;
+  if (bytes === undefined) {
+    return { ...(read.parse.servedFrontmatter === undefined ? {} : { servedFrontmatter: read.parse.servedFrontmatter }), warnings: [] };
+  }
+  const values = rewrites(served);
+  const asServed = Object.keys(values).length === 0 ? bytes : (rewriteSkillMd(bytes, read.parse.bodyOffset, values)?.bytes ?? bytes);
+  const refusal = await hostRefusal(check.name, asServed);
+  if (refusal === undefined) return { warnings: [] };
+  if (ctx.naming !== "lenient") return { reason: REASONS.hostRefuses(refusal) };
+  const yaml = frontmatterText(bytes);
+  if (yaml === undefined) return { reason: REASONS.hostRefuses(refusal) };
+  const normal = normaliseFrontmatter(yaml, { name: check.name, description: check.description });
+  const replaced = replaceFrontmatter(bytes, read.parse.bodyOffset, normal.yaml);
+  const again = replaced === undefined ? refusal : await hostRefusal(check.name, replaced.bytes);
+  if (again !== undefined) return { reason: REASONS.hostRefuses(again) };
+  return { servedFrontmatter: { yaml: normal.yaml, value: normal.value }, warnings: normal.warnings };
 }
 
 /** The frontmatter values lenient naming serves in place of the file's. */
@@ -309,6 +356,7 @@ function harvestedSkill(skill: Checked, files: HarvestedFile[]): HarvestedSkill 
     placeholders: skill.body.placeholders,
     ...(skill.servedName === undefined ? {} : { servedName: skill.servedName }),
     ...(skill.servedDescription === undefined ? {} : { servedDescription: skill.servedDescription }),
+    ...(skill.servedFrontmatter === undefined ? {} : { servedFrontmatter: skill.servedFrontmatter }),
     files,
   };
 }

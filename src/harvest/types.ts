@@ -46,6 +46,10 @@ export interface HarvestedSkill {
   /** Set when the description is over the limit (naming: lenient): the description served, cut at a word
    *  boundary, in the frontmatter and the served SKILL.md alike. */
   readonly servedDescription?: string;
+  /** Set when MCP hosts would refuse the frontmatter as written (naming: lenient): the served frontmatter, one
+   *  `key: <JSON>` line per key (`yaml`), and the mapping hosts read from it (`value`), which is what skills/list
+   *  publishes. `skillMd.bytes` then holds the file's bytes. */
+  readonly servedFrontmatter?: { readonly yaml: string; readonly value: Readonly<Record<string, unknown>> };
   /** Whether the body holds `${CLAUDE_PLUGIN_ROOT}` or `${CLAUDE_SKILL_DIR}` (§2.3). */
   readonly placeholders: boolean;
   /** Every served file of the skill except SKILL.md, paths relative to the skill dir, nested skills' files included. */

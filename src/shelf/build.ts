@@ -12,7 +12,14 @@ import {
 } from "../address/index.js";
 import type { ConflictRule } from "../config/index.js";
 import type { FetchReport, Library, LibraryConflict, LibraryFile, ServedFile, Shelf, Skill } from "./types.js";
-import { type HarvestedFile, type HarvestedPlugin, type HarvestedSkill, rewrites, rewriteSkillMd } from "../harvest/index.js";
+import {
+  type HarvestedFile,
+  type HarvestedPlugin,
+  type HarvestedSkill,
+  replaceFrontmatter,
+  rewrites,
+  rewriteSkillMd,
+} from "../harvest/index.js";
 
 export interface LibraryPlan {
   readonly name: string;
@@ -227,10 +234,14 @@ function serveSkillMd(skill: HarvestedSkill, libraryUri: string, skillUri: strin
   const base = { ...serveFile(skill.skillMd), mimeType: "text/markdown" };
   let raw = skill.skillMd.bytes;
   const values = rewrites(skill);
-  const rewritten = Object.keys(values).length > 0;
+  const rewritten = Object.keys(values).length > 0 || skill.servedFrontmatter !== undefined;
   if ((!skill.placeholders && !rewritten) || raw === undefined) return base;
   let bodyOffset = skill.bodyOffset;
-  if (rewritten) {
+  if (skill.servedFrontmatter !== undefined) {
+    // Hosts would refuse the file's frontmatter (naming: lenient): the normalised one replaces it whole.
+    const served = replaceFrontmatter(raw, bodyOffset, skill.servedFrontmatter.yaml);
+    if (served !== undefined) ({ bytes: raw, bodyOffset } = served);
+  } else if (rewritten) {
     // Lenient naming: only those values differ from the file (harvest checked that they can be replaced).
     const served = rewriteSkillMd(raw, bodyOffset, values);
     if (served !== undefined) ({ bytes: raw, bodyOffset } = served);
@@ -274,9 +285,11 @@ function buildPluginSkills(library: string, plugin: HarvestedPlugin): Skill[] {
       name: skill.name,
       description: skill.description,
       frontmatter:
-        skill.servedName === undefined && skill.servedDescription === undefined
-          ? skill.frontmatter
-          : { ...skill.frontmatter, ...rewrites(skill) },
+        skill.servedFrontmatter !== undefined
+          ? skill.servedFrontmatter.value
+          : skill.servedName === undefined && skill.servedDescription === undefined
+            ? skill.frontmatter
+            : { ...skill.frontmatter, ...rewrites(skill) },
       dir: skill.dir,
       files,
       paths,

@@ -46,7 +46,8 @@ describe.runIf(present)("bounded documents on the real collections", () => {
       // The flat library of wshobson (174 skills at its root) does not fit one index: it is read in pages.
       expect(depth.get("skill://agents/_index-1.md")).toBe(2);
       const skills = visibleSkills(shelf, FULL_SCOPE);
-      expect(skills.length).toBe(174 + 128);
+      // k-dense serves 127 of its 128 under strict naming: markdown-mermaid-writing's metadata is a list MCP hosts refuse.
+      expect(skills.length).toBe(174 + 127);
       for (const skill of skills) expect(depth.get(formatSkillMdUri(skill.library, skill.address)), skill.name).toBeLessThanOrEqual(3);
     } finally {
       await service.close();
