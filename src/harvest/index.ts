@@ -7,4 +7,4 @@ export { PROMPT_CONVENTION, SKILL_CONVENTION, compileGlobs, compileHiddenOptIns,
 export { REASONS } from "./reasons.js";
 export type * from "./types.js";
 export { applyManifestMeta, readPluginManifest } from "./manifest.js";
-export { hasMarketplaceFile, type MarketplaceEntry, readMarketplace } from "./marketplace.js";
+export { hasMarketplaceFile, MANIFEST_FOLDERS, type MarketplaceEntry, readMarketplace } from "./marketplace.js";

@@ -6,7 +6,7 @@ import { errorCode } from "../address/index.js";
 import { checkGlob, type PluginGlobs } from "../config/index.js";
 import type { PluginMeta } from "./types.js";
 
-const MANIFEST_FILES: readonly string[] = [".claude-plugin/plugin.json", "plugin.json"];
+export const MANIFEST_FILES: readonly string[] = [".claude-plugin/plugin.json", "plugin.json"];
 /** A manifest or marketplace file larger than this is refused rather than parsed. */
 const MAX_JSON_BYTES = 4 * 1024 * 1024;
 

@@ -3,7 +3,7 @@
 // declared git source whose URL prefixes theirs. Anything else (npm, archives, unknown hosts) is skipped with a
 // reason, never installed or executed.
 import { parsePluginAddress, type PluginAddress, type PluginGlobs, type SourceConfig, type SourceKinds } from "../config/index.js";
-import { parseLabels, parsePathList, readJsonInRoot } from "./manifest.js";
+import { MANIFEST_FILES, parseLabels, parsePathList, readJsonInRoot } from "./manifest.js";
 import type { PluginMeta } from "./types.js";
 
 const MARKETPLACE_FILES: readonly string[] = [
@@ -11,6 +11,13 @@ const MARKETPLACE_FILES: readonly string[] = [
   ".github/plugin/marketplace.json",
   ".agents/plugins/marketplace.json",
 ];
+
+/** The folders, by name, that hold a plugin manifest or a marketplace file (`.claude-plugin`, `.github`, `.agents`):
+ *  what their files say decides what is served and to whom (descriptions, keywords a tag admits by, entries,
+ *  skill lists), so a watcher watches them at any depth, although hidden folders are otherwise never watched. */
+export const MANIFEST_FOLDERS: ReadonlySet<string> = new Set(
+  [...MANIFEST_FILES, ...MARKETPLACE_FILES].filter((file) => file.includes("/")).map((file) => file.slice(0, file.indexOf("/"))),
+);
 
 const NAME = /^[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$/;
 const ARCHIVE = /\.(zip|tar|tgz|tar\.gz|tar\.bz2|tar\.xz|txz)$/i;

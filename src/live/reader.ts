@@ -81,9 +81,10 @@ export async function readAnswer(answer: Answer, contents: ContentCache, live?: 
       return { ok: true, uri: answer.uri, mimeType: "text" in body ? answer.mimeType : answer.file.mimeType, ...body };
     }
     case "fallback": {
-      // A fallback read publishes no digest, so there is nothing to hold it under.
+      // A fallback read publishes no digest, so there is nothing to hold it under. One that changed since the
+      // harvest waits for the rescan, as a served file does.
       const content = await readFallbackFile(answer.disk);
-      if (!content.ok) return notFound(answer.uri);
+      if (!content.ok) return { ...notFound(answer.uri), stale: true };
       const body = bodyOf(content.bytes);
       return { ok: true, uri: answer.uri, mimeType: mimeTypeFor(answer.disk.path, "text" in body), ...body };
     }

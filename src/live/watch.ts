@@ -1,11 +1,13 @@
 // Watching local plugin roots (§9): one non-recursive `fs.watch` (one inotify watch) per directory, added as
 // directories appear. Measured on the 10,000-skill shelf (docs/performance.md): chokidar took 7.4 s and 576 MB
 // to get ready, Node's recursive fs.watch 1.1 s and 196 MB, this 0.4 s and 91 MB. Hidden directories and
-// node_modules are never served, so they are not walked into. Events are coalesced over a quiet window so a
-// burst of writes is one rescan.
+// node_modules are never served, so they are not walked into, but for the folders of plugin manifests and
+// marketplace files (`.claude-plugin`), whose edits change what is served and to whom. Events are coalesced over a
+// quiet window so a burst of writes is one rescan.
 import { type FSWatcher, readdirSync, watch as watchDirectory } from "node:fs";
 import path from "node:path";
 import { isHiddenSegment } from "../address/index.js";
+import { MANIFEST_FOLDERS } from "../harvest/index.js";
 import { isDirectorySync } from "../sources/index.js";
 
 export type WatchState = "watching" | "degraded" | "off";
@@ -33,9 +35,10 @@ export interface WatchOptions {
 
 const MAX_WAIT_WINDOWS = 5;
 
-/** A directory worth walking into: not hidden (but `.github`/`.claude`/`.agents`), not node_modules. */
+/** A directory worth walking into: not hidden (but `.github`/`.claude`/`.agents`), not node_modules; or a folder of
+ *  manifests (`.claude-plugin`), hidden or not. */
 function isWatchedName(name: string): boolean {
-  return name !== "node_modules" && !isHiddenSegment(name);
+  return (name !== "node_modules" && !isHiddenSegment(name)) || MANIFEST_FOLDERS.has(name);
 }
 
 /** Directories watched between two turns of the event loop while a tree is being set up, so requests are served

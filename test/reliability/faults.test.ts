@@ -1,5 +1,5 @@
-// Faults against the built server: a served file replaced by a FIFO or by a symlink out of the root, a plugin
-// folder deleted while serving, SIGTERM with a request in flight, a cache directory that cannot be written, two
+// Faults against the built server: a served file replaced by a FIFO or by a symlink out of the root, a directory
+// above served files replaced by a symlink out of the root (at every depth), a plugin folder deleted while serving, SIGTERM with a request in flight, a cache directory that cannot be written, two
 // servers on one cache directory, a git repository that disappears. Each leaves the server up and answering
 // correctly, and no client ever sees a secret, a path or a 5xx.
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
@@ -11,6 +11,14 @@ import { MCP_HEADERS, openRequest, send } from "../support/http.js";
 import { killStragglers, startHttpServer, type ServerProcess } from "../support/process.js";
 import { parseRpcAnswer } from "./fuzz-run.js";
 import { makeRepo, makeTemp, removeTemps, skillMd } from "../sources/git-fixture.js";
+import {
+  ALL_TARGETS,
+  DECOY_WORD,
+  parentLinkConfig,
+  SECRET as LINKED_SECRET,
+  swapForLink,
+  writeParentLinkPlugin,
+} from "../support/parent-links.js";
 
 const SECRET = "MARKER-FAULT-SECRET-1d7e";
 const dirs: string[] = [];
@@ -218,4 +226,47 @@ describe("faults", () => {
     expect(health.fetches["local://kit"]?.error).not.toContain(base);
     expect((await read(server, "skill://lib/gitty/SKILL.md")).text).toBe(skillMd("gitty"));
   });
+});
+
+/** An MCP request's answer text. */
+const rpc = async (server: ServerProcess, method: string, params: object): Promise<string> =>
+  (
+    await send(server.origin, {
+      method: "POST",
+      path: "/mcp",
+      headers: MCP_HEADERS,
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }),
+    })
+  ).text;
+
+describe("faults: a directory above served files swapped for a symlink out of the root", () => {
+  // Every depth of every served file's path (watch: false, so no rescan ever comes on its own): the large file
+  // over the content cache's entry size, the small one, the plugin-root fallback file and the SKILL.md the search
+  // index reads each have a decoy of the same size and mtime behind the link.
+  it.each(["skills/alpha/one/two", "skills/alpha/one", "skills/alpha", "skills", "notes/one/two", "notes/one", "notes"])(
+    "%s: no surface serves a byte from outside, before or after /reindex",
+    async (swapped) => {
+      const dir = tempDir();
+      writeParentLinkPlugin(dir);
+      const config = path.join(dir, "config.yaml");
+      writeFileSync(config, parentLinkConfig(false));
+      const server = await start(dir, config);
+      const below = swapForLink(dir, swapped);
+      for (const round of ["before", "after"]) {
+        if (round === "after") expect(await reindex(server)).toBe(200);
+        for (const target of ALL_TARGETS) {
+          const resource = await read(server, target.uri);
+          const tool = await rpc(server, "tools/call", { name: "read_resource", arguments: { uri: target.uri } });
+          const page = await send(server.origin, { path: `/raw/lib/${target.uri.slice("skill://lib/".length)}` });
+          for (const body of [resource.raw, tool, page.text]) expect(body).not.toContain(LINKED_SECRET);
+          const served = below.includes(target) ? undefined : target.text;
+          expect([target.uri, resource.text, resource.code]).toEqual([target.uri, served, served === undefined ? -32602 : undefined]);
+          expect([target.uri, page.status]).toEqual([target.uri, served === undefined ? 404 : 200]);
+        }
+        const search = await rpc(server, "tools/call", { name: "search_skills", arguments: { query: DECOY_WORD } });
+        expect(search).not.toContain(LINKED_SECRET);
+        expect(search).not.toContain("skill://lib/alpha/SKILL.md");
+      }
+    },
+  );
 });
