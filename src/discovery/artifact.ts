@@ -2,7 +2,7 @@
 // made to work where it lands, offline: every `skill://` address its SKILL.md cites on the shelf becomes a path
 // relative to the installed folder, and files of the same library outside the skill that it cites are copied in,
 // under `_shelf/<path below the library>`. Archives are deterministic: the same served bytes give the same archive,
-// byte for byte, on every replica, restart and rebuild (sorted entries, owner 0, mode 0644, time 0, gzip without
+// byte for byte, on every replica, restart and rebuild (sorted entries, owner 0, mode 0755 or 0644 from the executable bit, time 0, gzip without
 // a name or time). Pure: the bytes come through `read`.
 import { gzipSync } from "node:zlib";
 import { pack } from "tar-stream";
@@ -49,6 +49,7 @@ export class ArtifactError extends Error {}
 /** The artifact of `skill`: every file read through `read` (served bytes), its SKILL.md's addresses rewritten. */
 export async function buildArtifact(skill: Skill, read: ReadBytes): Promise<Artifact> {
   const files = new Map<string, Uint8Array>();
+  const executable = new Set(skill.paths.filter((path) => skill.files.get(path)?.disk.executable === true));
   const own = skillMdUri(skill);
   const skillMd = await read(own);
   if (skillMd === null) throw new ArtifactError(`${own} could not be read`);
@@ -69,7 +70,7 @@ export async function buildArtifact(skill: Skill, read: ReadBytes): Promise<Arti
     const bytes = files.get(SKILL_FILE) as Uint8Array;
     return { type: "skill-md", bytes, digest: digestBytes(bytes), paths };
   }
-  const bytes = await tarGz(paths.map((path) => ({ path, bytes: files.get(path) as Uint8Array })));
+  const bytes = await tarGz(paths.map((path) => ({ path, bytes: files.get(path) as Uint8Array, executable: executable.has(path) })));
   return { type: "archive", bytes, digest: digestBytes(bytes), paths };
 }
 
@@ -112,9 +113,9 @@ async function rewriteCitations(skill: Skill, text: string, read: ReadBytes): Pr
   return { text: rewritten, outside };
 }
 
-/** A gzipped ustar archive of `entries` in the order given: owner 0, mode 0644, time 0; gzip stores no name and
- *  time 0, so equal entries give equal bytes. */
-async function tarGz(entries: readonly { path: string; bytes: Uint8Array }[]): Promise<Uint8Array> {
+/** A gzipped ustar archive of `entries` in the order given: owner 0, mode 0755 for an executable file and 0644 for
+ *  any other, time 0; gzip stores no name and time 0, so equal entries give equal bytes. */
+async function tarGz(entries: readonly { path: string; bytes: Uint8Array; executable: boolean }[]): Promise<Uint8Array> {
   const archive = pack();
   const chunks: Buffer[] = [];
   archive.on("data", (chunk: unknown) => chunks.push(chunk as Buffer));
@@ -127,7 +128,7 @@ async function tarGz(entries: readonly { path: string; bytes: Uint8Array }[]): P
       {
         name: entry.path,
         size: entry.bytes.byteLength,
-        mode: 0o644,
+        mode: entry.executable ? 0o755 : 0o644,
         mtime: new Date(0),
         uid: 0,
         gid: 0,

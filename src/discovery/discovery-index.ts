@@ -64,7 +64,10 @@ function contentKey(skill: Skill): string {
   const known = CONTENT_KEYS.get(skill);
   if (known !== undefined) return known;
   const parts = [formatSkillMdUri(skill.library, skill.address)];
-  for (const path of skill.paths) parts.push(`${path}\0${skill.files.get(path)?.digest ?? ""}`);
+  for (const path of skill.paths) {
+    const file = skill.files.get(path);
+    parts.push(`${path}\0${file?.digest ?? ""}${file?.disk.executable === true ? "\0x" : ""}`);
+  }
   const key = hashOf(parts.join("\n"));
   CONTENT_KEYS.set(skill, key);
   return key;

@@ -23,9 +23,11 @@ const scratchBuffer = (): Buffer => (scratch ??= Buffer.allocUnsafeSlow(SMALL_FI
 /** What a reader hands the whole bytes of a file to, with their digest (a view that is only good during the call). */
 type BytesUse = (bytes: Uint8Array, digest: string) => void;
 
+const modeOf = (file: DiskFile): { executable?: true } => (file.executable ? { executable: true } : {});
+
 /** Whether two records name the same file unchanged: same real path, size and mtime (§9). */
 export function sameStat(a: DiskFile, b: DiskFile): boolean {
-  return a.abs === b.abs && a.size === b.size && a.mtimeMs === b.mtimeMs;
+  return a.abs === b.abs && a.size === b.size && a.mtimeMs === b.mtimeMs && a.executable === b.executable;
 }
 
 /** Read `file` once, reporting it as `path`. `use` is handed the whole bytes first (a SKILL.md to parse). Sizes come
@@ -37,7 +39,7 @@ async function readHarvestedFile(file: DiskFile, path: string, pacer: Pacer, use
     const digest = digestBytes(bytes);
     use?.(bytes, digest);
     // isUtf8 is the fatal TextDecoder's verdict without building the string.
-    return { path, abs: file.abs, size: bytes.length, mtimeMs: file.mtimeMs, digest, text: isUtf8(bytes) };
+    return { path, abs: file.abs, size: bytes.length, mtimeMs: file.mtimeMs, ...modeOf(file), digest, text: isUtf8(bytes) };
   }
   const hash = createHash("sha256");
   const decoder = new TextDecoder("utf-8", { fatal: true });
@@ -57,7 +59,7 @@ async function readHarvestedFile(file: DiskFile, path: string, pacer: Pacer, use
     fs.closeSync(fd);
   }
   if (text) text = decodes(decoder); // A multi-byte sequence cut off at the end is not UTF-8.
-  return { path, abs: file.abs, size, mtimeMs: file.mtimeMs, digest: formatDigest(hash), text };
+  return { path, abs: file.abs, size, mtimeMs: file.mtimeMs, ...modeOf(file), digest: formatDigest(hash), text };
 }
 
 /** The whole file as a view of the shared buffer (good until the next read), or null when it has grown past

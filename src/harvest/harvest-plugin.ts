@@ -110,7 +110,8 @@ async function harvestRoot(input: HarvestInput, rootReal: string): Promise<Harve
   // The fallback tree: everything visible and within the size limit, by the name it was reached by.
   const tree = new Map<string, DiskFile>();
   for (const e of entries) {
-    if (!e.hidden && e.size <= ctx.fileBytes) tree.set(e.path, { path: e.path, abs: e.abs, size: e.size, mtimeMs: e.mtimeMs });
+    if (!e.hidden && e.size <= ctx.fileBytes)
+      tree.set(e.path, { path: e.path, abs: e.abs, size: e.size, mtimeMs: e.mtimeMs, ...(e.executable ? { executable: true } : {}) });
   }
 
   return {
@@ -156,7 +157,7 @@ function hadUnreadable(plugin: HarvestedPlugin): boolean {
 function keyOf(input: HarvestInput, rootReal: string, entries: readonly WalkEntry[], escapes: readonly string[]): string {
   const { previous: _previous, ...spec } = input;
   const hash = createHash("sha256").update(`${VERSION}\0${JSON.stringify(spec)}\0${rootReal}\0`);
-  for (const e of entries) hash.update(`${e.path}\0${e.abs}\0${e.size}\0${e.mtimeMs}\0${e.hidden ? 1 : 0}\n`);
+  for (const e of entries) hash.update(`${e.path}\0${e.abs}\0${e.size}\0${e.mtimeMs}\0${e.hidden ? 1 : 0}\0${e.executable ? 1 : 0}\n`);
   for (const escape of escapes) hash.update(`${escape}\n`);
   return hash.digest("hex");
 }

@@ -11,6 +11,8 @@ export interface DiskFile {
   readonly abs: string;
   readonly size: number;
   readonly mtimeMs: number;
+  /** The owner may execute it (mode `u+x`): installed copies keep it. Absent otherwise. */
+  readonly executable?: true;
 }
 
 /** A file whose served bytes were read and hashed at harvest. */

@@ -138,7 +138,14 @@ class RootWalk {
   }
 
   private addFile(real: string, path: string, hidden: boolean, stat: fs.Stats): void {
-    this.result.files.push({ path, abs: real, size: stat.size, mtimeMs: stat.mtimeMs, hidden });
+    this.result.files.push({
+      path,
+      abs: real,
+      size: stat.size,
+      mtimeMs: stat.mtimeMs,
+      hidden,
+      ...((stat.mode & 0o100) !== 0 ? { executable: true } : {}),
+    });
   }
 }
 

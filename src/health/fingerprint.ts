@@ -19,7 +19,8 @@ export function fingerprintShelf(shelf: Shelf): string {
       hash.update(`\0S${skill.uri}\0${skill.description}\0${JSON.stringify(skill.frontmatter)}`);
       for (const path of skill.paths) {
         const file = skill.files.get(path);
-        hash.update(`\0F${path}\0${file?.digest ?? ""}`);
+        // The executable bit is part of what an installed copy holds (the discovery index's archives).
+        hash.update(`\0F${path}\0${file?.digest ?? ""}${file?.disk.executable === true ? "\0x" : ""}`);
       }
     }
     for (const [path, file] of library.files) hash.update(`\0P${path}\0${file.file.digest}`);

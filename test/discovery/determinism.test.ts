@@ -3,6 +3,8 @@
 // may send the index request to one replica and the download to another.
 import fs from "node:fs";
 import path from "node:path";
+import { gunzipSync } from "node:zlib";
+import { extract } from "tar-stream";
 import { afterAll, expect, test } from "vitest";
 import { Discovery, type ReadBytes } from "../../src/discovery/index.js";
 import { ContentCache, ShelfReader } from "../../src/live/index.js";
@@ -70,5 +72,39 @@ test("two servers over the same content, and one server across a rebuild, publis
   } finally {
     await first.close();
     await second.close();
+  }
+});
+
+test("an archive keeps the executable bit, and only it: 0755 for a file its owner may run, 0644 for any other", async () => {
+  const dir = makeTemp("skillshelf-modes-");
+  const kit = path.join(dir, "kit");
+  write(path.join(kit, "skills", "deploy", "SKILL.md"), "---\nname: deploy\ndescription: Deploy.\n---\nRun scripts/run.sh.\n");
+  write(path.join(kit, "skills", "deploy", "scripts", "run.sh"), "#!/bin/sh\necho ok\n");
+  write(path.join(kit, "skills", "deploy", "notes.md"), "# Notes\n");
+  fs.chmodSync(path.join(kit, "skills", "deploy", "scripts", "run.sh"), 0o700);
+  fs.chmodSync(path.join(kit, "skills", "deploy", "notes.md"), 0o666);
+  const yaml = `plugins:\n  - {name: kit, source: ./kit}\nlibraries:\n  - {name: kit, plugins: [kit]}\n`;
+  const service = await ShelfService.start(configOf(yaml, dir), () => new Date(0), { cacheDir: makeTemp() });
+  try {
+    const archive = (await publish(service)).artifacts.get("skill://kit/deploy") as Buffer;
+    const modes = new Map<string, number>();
+    const extractor = extract();
+    extractor.on("entry", (header, stream, next) => {
+      modes.set(header.name, header.mode ?? -1);
+      stream.on("end", next);
+      stream.resume();
+    });
+    await new Promise<void>((resolve, reject) => {
+      extractor.on("finish", resolve);
+      extractor.on("error", reject);
+      extractor.end(gunzipSync(archive));
+    });
+    expect(Object.fromEntries(modes)).toEqual({ "SKILL.md": 0o644, "notes.md": 0o644, "scripts/run.sh": 0o755 });
+    // Making it executable is a change of content: the next shelf's archive differs.
+    fs.chmodSync(path.join(kit, "skills", "deploy", "notes.md"), 0o755);
+    await service.rebuild();
+    expect((await publish(service)).artifacts.get("skill://kit/deploy")).not.toEqual(archive);
+  } finally {
+    await service.close();
   }
 });
