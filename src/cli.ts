@@ -171,7 +171,11 @@ async function openLiveShelf(
 ) {
   const { log } = options;
   const shelfLog = new ShelfLog(log, () => live.holder.current);
+  // Reads and rebuilds share the cache: a rebuild holds what it read of a changed file, so a read answers with the
+  // published version while the file is already being rewritten again.
+  const contents = new ContentCache();
   const live = await ReloadableShelf.start(config, () => new Date(), {
+    contents,
     ...(cacheDir === undefined ? {} : { cacheDir }),
     env: process.env,
     log,
@@ -185,7 +189,6 @@ async function openLiveShelf(
   const onHangup = (): void => void reloads.reload("SIGHUP");
   process.on("SIGHUP", onHangup);
   shelfLog.follow(live.holder);
-  const contents = new ContentCache();
   const deps: ServerDeps = {
     shelf: new ShelfReader(live.holder, contents, live),
     version: VERSION,

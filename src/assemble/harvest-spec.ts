@@ -3,7 +3,14 @@ import { createHash } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { type Config, pickGlobs, withFallbackGlobs } from "../config/index.js";
-import { applyManifestMeta, failedHarvest, type HarvestedPlugin, harvestPlugin, readPluginManifest } from "../harvest/index.js";
+import {
+  applyManifestMeta,
+  failedHarvest,
+  type FileBytesSeen,
+  type HarvestedPlugin,
+  harvestPlugin,
+  readPluginManifest,
+} from "../harvest/index.js";
 import { parsePluginPrompts } from "../shelf/index.js";
 import { isDirectorySync, resolveInside, type Tree, type TreeTable } from "../sources/index.js";
 import type { PluginSpec } from "./specs.js";
@@ -18,6 +25,8 @@ export interface ReuseOptions {
   readonly force?: boolean;
   /** Local fetches the watcher saw no change in since the last build: their plugins keep their last harvest. */
   readonly unchanged?: (fetch: string) => boolean;
+  /** Told the bytes of every file a rebuild reads again because it changed (`HarvestInput.onChangedRead`). */
+  readonly onChangedRead?: FileBytesSeen;
 }
 
 export async function harvestSpec(config: Config, spec: PluginSpec, trees: TreeTable, options: ReuseOptions): Promise<HarvestedPlugin> {
@@ -56,6 +65,7 @@ export async function harvestSpec(config: Config, spec: PluginSpec, trees: TreeT
     ...(spec.reportUnmatched ? { reportUnmatched: pickGlobs(spec.globs) } : {}),
     // Unchanged local files (same real path, size and mtime) are not read again; /reindex reads everything.
     ...(options.force !== true && last !== undefined ? { previous: last } : {}),
+    ...(options.onChangedRead === undefined ? {} : { onChangedRead: options.onChangedRead }),
   });
   // An unchanged walk hands back the previous harvest itself, prompts already parsed.
   return harvested === last ? harvested : parsePluginPrompts({ ...harvested, dialect: spec.dialect });

@@ -23,6 +23,10 @@ const scratchBuffer = (): Buffer => (scratch ??= Buffer.allocUnsafeSlow(SMALL_FI
 /** What a reader hands the whole bytes of a file to, with their digest (a view that is only good during the call). */
 type BytesUse = (bytes: Uint8Array, digest: string) => void;
 
+/** Told the bytes of each file read whole (up to SMALL_FILE_BYTES) and their digest: a view, good only during the
+ *  call. */
+export type FileBytesSeen = (digest: string, bytes: Uint8Array) => void;
+
 const modeOf = (file: DiskFile): { executable?: true } => (file.executable ? { executable: true } : {});
 
 /** Whether two records name the same file unchanged: same real path, size and mtime (§9). */
@@ -32,12 +36,19 @@ export function sameStat(a: DiskFile, b: DiskFile): boolean {
 
 /** Read `file` once, reporting it as `path`. `use` is handed the whole bytes first (a SKILL.md to parse). Sizes come
  *  from the bytes read, not the earlier stat, so the size and the digest always describe the same bytes. */
-async function readHarvestedFile(file: DiskFile, path: string, pacer: Pacer, use?: BytesUse): Promise<HarvestedFile> {
+async function readHarvestedFile(
+  file: DiskFile,
+  path: string,
+  pacer: Pacer,
+  use?: BytesUse,
+  onRead?: FileBytesSeen,
+): Promise<HarvestedFile> {
   const whole = file.size <= SMALL_FILE_BYTES ? readIntoScratch(file.abs) : null;
   if (whole !== null || use !== undefined) {
     const bytes = whole ?? readWhole(file.abs);
     const digest = digestBytes(bytes);
     use?.(bytes, digest);
+    onRead?.(digest, bytes);
     // isUtf8 is the fatal TextDecoder's verdict without building the string.
     return { path, abs: file.abs, size: bytes.length, mtimeMs: file.mtimeMs, ...modeOf(file), digest, text: isUtf8(bytes) };
   }
@@ -122,12 +133,12 @@ export interface FileReader {
 
 /** `prior` holds the previous harvest's reads by path from the plugin root: a file with the same real path, size
  *  and mtime is taken as unchanged (§9) and is neither re-read nor re-hashed. */
-export function createFileReader(pacer: Pacer, prior: ReadonlyMap<string, HarvestedFile> = new Map()): FileReader {
+export function createFileReader(pacer: Pacer, prior: ReadonlyMap<string, HarvestedFile> = new Map(), onRead?: FileBytesSeen): FileReader {
   const cache = new Map<string, Promise<ReadResult>>();
   const load = async (file: DiskFile, use?: BytesUse): Promise<ReadResult> => {
     if (pacer.due()) await pacer.pause();
     try {
-      return { ok: true, file: await readHarvestedFile(file, file.path, pacer, use) };
+      return { ok: true, file: await readHarvestedFile(file, file.path, pacer, use, onRead) };
     } catch (error) {
       return { ok: false, code: errorCode(error, IO_ERROR) };
     }

@@ -1,7 +1,7 @@
 // Harvest one plugin: walk its root once, then pick skills, library files and prompts from that one walk.
 import { createHash } from "node:crypto";
 import type { HarvestContext } from "./context.js";
-import { createFileReader, IO_ERROR, priorReads } from "./digest.js";
+import { createFileReader, type FileBytesSeen, IO_ERROR, priorReads } from "./digest.js";
 import { compileHiddenOptIns, SKILL_CONVENTION } from "./globs.js";
 import { compileFileGlobs, harvestLibraryFiles } from "./library.js";
 import { sharedPacer } from "./pacer.js";
@@ -30,6 +30,9 @@ export interface HarvestInput extends PluginGlobs {
   readonly reportUnmatched?: PluginGlobs;
   /** The last harvest of this plugin: unchanged files (same real path, size and mtime) are not read again. */
   readonly previous?: HarvestedPlugin;
+  /** Told the bytes of each file this harvest reads again because it changed since `previous` (not on a first
+   *  harvest): the version the new shelf publishes, while the file may already be changing again. */
+  readonly onChangedRead?: FileBytesSeen;
 }
 
 /** A plugin that serves nothing, and why. */
@@ -88,7 +91,7 @@ async function harvestRoot(input: HarvestInput, rootReal: string): Promise<Harve
     entries,
     escapes,
     fileBytes: input.limits.fileBytes,
-    reader: createFileReader(pacer, priorReads(input.previous)),
+    reader: createFileReader(pacer, priorReads(input.previous), input.previous === undefined ? undefined : input.onChangedRead),
     pacer,
     skipped: new SkipRows(),
     warnings: new SkipRows(),

@@ -1,6 +1,6 @@
 // Harvest: the only code that reads skill trees from disk (§3).
 export { failedHarvest, harvestPlugin, type HarvestInput } from "./harvest-plugin.js";
-export { SMALL_FILE_BYTES } from "./digest.js";
+export { type FileBytesSeen, SMALL_FILE_BYTES } from "./digest.js";
 export { rewrites } from "./skills.js";
 export { checkSkillFrontmatter, isSkillName, parseSkillMd, replaceFrontmatter, rewriteSkillMd } from "./frontmatter.js";
 export { PROMPT_CONVENTION, SKILL_CONVENTION, compileGlobs, compileHiddenOptIns, normalizeGlob } from "./globs.js";

@@ -15,10 +15,14 @@ import { decodeUtf8, readFallbackFile, readServedFile } from "./served-bytes.js"
  *  the export's (undefined: read the export). The live shelf answers it; it never throws. */
 export interface LiveFiles {
   revalidate(abs: string): Promise<Uint8Array | undefined>;
+  /** Rebuild from the disk now (a read found a file changed that no watcher has reported yet). */
+  rescan?(): Promise<unknown>;
 }
 
 export class ShelfReader {
   private readonly searches: ShelfSearch;
+  /** The rescan reads that found a changed file share: one at a time, every stale read waiting for it. */
+  private rescanning: Promise<unknown> | undefined;
 
   constructor(
     private readonly holder: ShelfHolder,
@@ -34,11 +38,19 @@ export class ShelfReader {
   }
 
   /** Resolve and read `uri` on the current shelf. A file that changed on disk since the harvest waits for the rescan
-   *  the watcher has pending, then is read again on the shelf that publishes its new bytes, under the scope
-   *  compiled against that shelf. */
+   *  the watcher has pending (or, none pending yet, asks for one), then is read again on the shelf that publishes
+   *  its new bytes, under the scope compiled against that shelf. That rescan holds the bytes it read of each changed
+   *  file under the digest it publishes, so the second read answers with them even when the file on disk has
+   *  changed again since: a file that exists is never "not found" for being rewritten. */
   async read(uri: string, scopeOn: ScopeOn): Promise<ReadOutcome> {
     const outcome = await readAnswer(this.resolve(uri, scopeOn), this.contents, this.live);
-    if (outcome.ok || outcome.stale !== true || !(await this.holder.catchUp())) return outcome;
+    if (outcome.ok || outcome.stale !== true) return outcome;
+    if (!(await this.holder.catchUp())) {
+      const rescan = this.live?.rescan;
+      if (rescan === undefined) return outcome;
+      this.rescanning ??= rescan.call(this.live).finally(() => (this.rescanning = undefined));
+      await this.rescanning;
+    }
     return readAnswer(this.resolve(uri, scopeOn), this.contents, this.live);
   }
 

@@ -44,6 +44,12 @@ export class ReloadableShelf {
     return this.live.reindex();
   }
 
+  /** A rebuild from the disk, for a read that found a file changed before any watcher said so (ShelfReader's
+   *  LiveFiles). */
+  rescan(): Promise<string[]> {
+    return this.live.service.rescan();
+  }
+
   /** A read's revalidation against a live WebDAV share, by the service now serving (ShelfReader's LiveFiles). */
   revalidate(abs: string): Promise<Uint8Array | undefined> {
     return this.live.service.revalidate(abs);

@@ -15,6 +15,7 @@ import { ShelfHolder } from "./holder.js";
 import type { FetchReport, Shelf } from "../shelf/index.js";
 import { HarvestRecorder } from "./harvest-recorder.js";
 import { logFetchChanges } from "./fetch-log.js";
+import type { ContentCache } from "./content-cache.js";
 
 export interface ShelfServiceOptions {
   /** Where git fetches and local harvests are cached (`--cache-dir`). Absent: git uses a private temporary
@@ -25,6 +26,9 @@ export interface ShelfServiceOptions {
   readonly env?: NodeJS.ProcessEnv;
   /** One line per state change: a fetch that moved, went stale, failed or recovered. Never a secret. */
   readonly log?: Logger;
+  /** Holds the bytes of the files a rebuild read again (they changed): what the new shelf publishes for them, to
+   *  answer reads while the file on disk is already changing again. Absent: nothing is held. */
+  readonly contents?: ContentCache;
   /** Told of every rebuild once it ends: how long it took, and whether it swapped in a new shelf (for /metrics). */
   readonly onRebuilt?: (seconds: number, swapped: boolean) => void;
   /** How long a superseded export stays on disk for requests still reading the previous shelf. */
@@ -234,6 +238,7 @@ export class ShelfService {
       ...(mode.unchanged === undefined ? {} : { unchanged: mode.unchanged }),
       previousShelf: previous,
       ...(this.options.watch === undefined ? {} : { watch: this.options.watch }),
+      ...(this.options.contents === undefined ? {} : { onChangedRead: holdChanged(this.options.contents) }),
     });
     // The first shelf's fingerprint is taken here, at the first rebuild, not before the first request.
     this.fingerprint ??= fingerprintShelf(previous);
@@ -329,4 +334,11 @@ async function openFetchers(config: Config, configDigest: string, now: () => Dat
       : undefined;
   // The same object: the fetchers' cooling callback reads `onCooling` from it once the service sets it.
   return Object.assign(fetchers, { git, webdav });
+}
+
+/** A changed file's bytes, held under the digest the new shelf publishes (a copy: the harvest hands a view). */
+function holdChanged(contents: ContentCache): (digest: string, bytes: Uint8Array) => void {
+  return (digest, bytes) => {
+    if (bytes.byteLength <= contents.entryBytes) contents.set(digest, new Uint8Array(bytes));
+  };
 }
