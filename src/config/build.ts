@@ -7,99 +7,19 @@ import type {
   ClientConfig,
   FeedsConfig,
   Config,
-  ConflictRule,
-  Dialect,
-  Naming,
   LibraryConfig,
   OAuthConfig,
   PluginAddress,
   PluginConfig,
   PluginSelector,
   ScopeSpec,
-  SecretRef,
   SourceConfig,
 } from "./types.js";
 import { MAX_DURATION_MS, parseDuration, parseSize } from "./units.js";
 import { formatPointer, type Problem } from "./yaml-doc.js";
 import { normaliseTagItem } from "./tags.js";
 import { OAUTH_ALGORITHMS } from "./schema.js";
-
-/** The shape CONFIG_SCHEMA admits (only ever built from data ajv accepted). */
-export interface RawConfig {
-  readonly sources?: readonly RawSource[];
-  readonly plugins?: readonly RawPlugin[];
-  readonly libraries: readonly RawLibrary[];
-  readonly clients?: readonly RawClient[];
-  readonly anonymous?: boolean | { readonly scope: RawScope };
-  readonly oauth?: RawOAuth;
-  readonly feeds?: { readonly secret: SecretRef; readonly lifetime?: string | number; readonly revoked?: readonly string[] };
-  readonly ttl?: string | number;
-  readonly limits?: { readonly fileBytes?: string | number };
-}
-interface RawSource {
-  readonly name: string;
-  readonly url: string;
-  readonly refresh?: string | number;
-  readonly auth?: { readonly username?: string | SecretRef; readonly password?: SecretRef };
-  readonly watch?: boolean;
-  readonly cache?: "snapshot" | "live";
-}
-interface RawPlugin {
-  readonly name: string;
-  readonly source: string;
-  readonly description?: string;
-  readonly category?: string;
-  readonly tags?: readonly string[];
-  readonly keywords?: readonly string[];
-  readonly version?: string;
-  readonly skills?: readonly string[];
-  readonly prompts?: readonly string[];
-  readonly files?: readonly string[];
-  readonly dialect?: Dialect;
-  readonly watch?: boolean;
-  readonly naming?: Naming;
-}
-interface RawLibrary {
-  readonly name: string;
-  readonly description?: string;
-  readonly source?: string;
-  readonly plugins?: readonly string[];
-  readonly pluginSelector?: { readonly categories?: readonly string[]; readonly tags?: readonly string[] };
-  readonly naming?: Naming;
-  readonly conflicts?: ConflictRule;
-}
-interface RawScope {
-  readonly library?: string;
-  readonly categories?: readonly string[];
-  readonly tags?: readonly string[];
-}
-interface RawGrant extends RawScope {
-  readonly libraries?: readonly string[];
-}
-interface RawOAuth {
-  readonly issuer: string;
-  readonly resource: string;
-  readonly audiences?: readonly string[];
-  readonly algorithms?: readonly string[];
-  readonly clockSkew?: string | number;
-  readonly scopes?: readonly string[];
-  readonly introspection?: { readonly endpoint?: string; readonly clientId: string; readonly clientSecret: SecretRef };
-  readonly page?: { readonly clientId: string; readonly clientSecret?: SecretRef; readonly redirect?: string };
-  readonly rules?: readonly {
-    readonly claim: string;
-    readonly includes?: string;
-    readonly equals?: string;
-    readonly scope?: RawGrant;
-    readonly admin?: boolean;
-  }[];
-  readonly default?: RawGrant;
-}
-interface RawClient {
-  readonly name: string;
-  readonly token: SecretRef;
-  readonly scope?: RawScope;
-  readonly admin?: boolean;
-}
+import type { RawConfig, RawFeeds, RawGrant, RawOAuth, RawScope, RawSource } from "./raw.js";
 
 export const DEFAULT_TTL_MS = 60_000;
 /** How long a personal install link lives when the config does not say: 90 days. */
@@ -198,7 +118,7 @@ export function buildConfig(raw: RawConfig, file: string | null, baseDir: string
   return { config, problems };
 }
 
-function buildFeeds(raw: NonNullable<RawConfig["feeds"]>, report: Report): FeedsConfig {
+function buildFeeds(raw: RawFeeds, report: Report): FeedsConfig {
   const lifetimeMs = parseDuration(raw.lifetime ?? DEFAULT_FEED_LIFETIME) ?? DEFAULT_FEED_LIFETIME;
   if (lifetimeMs > MAX_FEED_LIFETIME)
     report(["feeds", "lifetime"], "must be at most 3650d: a link that never expires is revoked only by rotating the secret");

@@ -31,7 +31,16 @@ export const OAUTH_ALGORITHMS = [
   "Ed25519",
 ] as const;
 
-const strings = (description: string, items: object = { type: "string", minLength: 1 }) => ({ type: "array", description, items }) as const;
+const NON_EMPTY_STRING = { type: "string", minLength: 1 } as const;
+
+/** A list of `items` (non-empty strings when not given). Typed by its argument, so the types derived from the schema
+ *  (raw.ts) see what each list holds. */
+type ListOf<I> = { readonly type: "array"; readonly description: string; readonly items: I };
+function strings(description: string): ListOf<typeof NON_EMPTY_STRING>;
+function strings<const I extends object>(description: string, items: I): ListOf<I>;
+function strings(description: string, items: object = NON_EMPTY_STRING): ListOf<object> {
+  return { type: "array", description, items };
+}
 
 export const CONFIG_SCHEMA = {
   $schema: "https://json-schema.org/draft/2020-12/schema",
