@@ -5,7 +5,7 @@ import { DEFAULT_CLOCK_SKEW_MS, PAGE_CALLBACK_PATH } from "./defaults.js";
 import type { RawOAuth } from "./raw.js";
 import type { Report, Where } from "./report.js";
 import { RULE } from "./rules.js";
-import { OAUTH_ALGORITHMS } from "./schema.js";
+import { OAUTH_ALGORITHMS } from "./schema-oauth.js";
 import type { ClaimRule, OAuthConfig } from "./types.js";
 import { parseDuration } from "./units.js";
 

@@ -3,7 +3,8 @@
 // schema the derivation gave up on (any) or an enum that drifted from the schema fails there.
 import { expectTypeOf, test } from "vitest";
 import type { RawClient, RawConfig, RawLibrary, RawOAuth, RawPlugin, RawSource } from "../../src/config/raw.js";
-import { CONFIG_SCHEMA, OAUTH_ALGORITHMS } from "../../src/config/schema.js";
+import { CONFIG_SCHEMA } from "../../src/config/schema.js";
+import { OAUTH_ALGORITHMS } from "../../src/config/schema-oauth.js";
 import type { ConflictRule, Dialect, Naming, SourceConfig } from "../../src/config/types.js";
 
 test("the raw config has exactly the schema's top-level keys, and the libraries key is required", () => {
