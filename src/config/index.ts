@@ -2,7 +2,7 @@
 export { parsePluginAddress, type SourceKinds } from "./address.js";
 export { checkGlob, pickGlobs, withFallbackGlobs } from "./globs.js";
 export { ConfigInvalidError, formatConfigErrors, loadConfig, parseConfig } from "./load.js";
-export { PAGE_CALLBACK_PATH } from "./build.js";
+export { PAGE_CALLBACK_PATH } from "./defaults.js";
 export { CONFIG_SCHEMA, formatSchema } from "./schema.js";
 export type * from "./types.js";
 export { configFromDirectories } from "./zero-config.js";

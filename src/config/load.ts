@@ -2,7 +2,8 @@
 // finds: YAML (syntax, duplicate keys), the JSON Schema (ajv), then names, addresses, globs and values.
 import { readFile } from "node:fs/promises";
 import path from "node:path";
-import { buildConfig, type RawConfig } from "./build.js";
+import { buildConfig } from "./build.js";
+import type { RawConfig } from "./raw.js";
 import { checkSchema } from "./schema-check.js";
 import type { Config, ConfigError, ConfigResult } from "./types.js";
 import { parseYaml, type Problem } from "./yaml-doc.js";

@@ -1,45 +1,27 @@
 // ajv against CONFIG_SCHEMA, with each error turned into one sentence at one JSON Pointer.
-// Rules never quote a value (a misplaced secret must not reach a log); they may quote a key or a limit.
+// The rules are stated in rules.ts; this file says which schema node each applies to.
 import { Ajv2020, type ErrorObject, type SchemaObject, type ValidateFunction } from "ajv/dist/2020.js";
 import { CONFIG_SCHEMA } from "./schema.js";
+import { RULE } from "./rules.js";
 import { formatPointer, parsePointer, type Problem } from "./yaml-doc.js";
-
-export const NAME_RULE = "must be a name: 1-64 characters of a-z, 0-9 and '-', not starting or ending with '-'";
-export const DURATION_RULE = "must be a duration: a number of milliseconds, or a number with a unit ms, s, m, h or d (500ms, 60s, 1h)";
-export const SIZE_RULE = "must be a size: a number of bytes, or a number with a unit B, KiB, MiB, GiB, kB, MB or GB (512KiB, 8MiB)";
-export const SECRET_RULE = "must be {env: NAME}: secrets are read from the environment, never written in the file";
-export const ENV_RULE = "must be an environment variable name: letters, digits and '_', not starting with a digit";
 
 const defs = CONFIG_SCHEMA.$defs;
 // Keyed by schema object: ajv's `parentSchema` (verbose mode) is the very object the error came from.
 const RULES = new Map<object | undefined, string>([
-  [defs.name, NAME_RULE],
-  [defs.pluginRef, "must be a plugin name, or <entry>@<library> for a marketplace entry"],
-  [defs.secretRef, SECRET_RULE],
-  [defs.secretRef.properties.env, ENV_RULE],
-  [defs.source.properties.auth.properties.username.properties.env, ENV_RULE],
-  [defs.source.properties.auth.properties.username, "must be a user name, or {env: NAME}"],
-  [defs.duration, DURATION_RULE],
-  [defs.size, SIZE_RULE],
-  [defs.tag, "must be a tag: no comma, no leading or trailing space"],
-  [defs.tagSelector, "must be tags separated by commas (a plugin must carry all of them), none empty"],
-  [defs.version, 'must be a non-empty string; quote a number-like version ("1.0")'],
-  [defs.oauth.properties.scopes.items, "must be an OAuth scope: printable ASCII without spaces, quotes or backslashes"],
-  [
-    CONFIG_SCHEMA.properties.anonymous,
-    "must be true, false, or {scope: {library, categories, tags}} (a ceiling for requests without a token)",
-  ],
+  [defs.name, RULE.name],
+  [defs.pluginRef, RULE.pluginRef],
+  [defs.secretRef, RULE.secret],
+  [defs.secretRef.properties.env, RULE.env],
+  [defs.source.properties.auth.properties.username.properties.env, RULE.env],
+  [defs.source.properties.auth.properties.username, RULE.username],
+  [defs.duration, RULE.duration],
+  [defs.size, RULE.size],
+  [defs.tag, RULE.tag],
+  [defs.tagSelector, RULE.tagSelector],
+  [defs.version, RULE.version],
+  [defs.oauth.properties.scopes.items, RULE.oauthScope],
+  [CONFIG_SCHEMA.properties.anonymous, RULE.anonymous],
 ]);
-
-const TYPE_WORDS: Readonly<Record<string, string>> = {
-  string: "a string",
-  integer: "an integer",
-  number: "a number",
-  boolean: "true or false",
-  array: "a list",
-  object: "a mapping",
-  null: "null",
-};
 
 let compiled: ValidateFunction | undefined;
 
@@ -76,10 +58,10 @@ function toProblem(error: ErrorObject): Problem {
       const key = String(params.additionalProperty);
       // Stryker disable next-line OptionalChaining: equivalent; with verbose errors ajv always sets parentSchema.
       const known = Object.keys((error.parentSchema as { properties?: object } | undefined)?.properties ?? {});
-      return { path: formatPointer([...at, key]), rule: `unknown key '${key}'; the keys here are: ${known.join(", ")}` };
+      return { path: formatPointer([...at, key]), rule: RULE.unknownKey(key, known) };
     }
     case "required":
-      return { path: formatPointer(at), rule: `missing required key '${String(params.missingProperty)}'` };
+      return { path: formatPointer(at), rule: RULE.missingKey(String(params.missingProperty)) };
   }
   // A limit reads better as itself ("must be at least 1") than as the whole format rule.
   const custom = error.keyword === "minimum" ? undefined : RULES.get(error.parentSchema);
@@ -89,23 +71,19 @@ function toProblem(error: ErrorObject): Problem {
 
 function genericRule(error: ErrorObject, params: Record<string, unknown>): string {
   switch (error.keyword) {
-    case "type": {
-      const types = ([] as unknown[]).concat(params.type).map((t) => TYPE_WORDS[String(t)] ?? String(t));
-      // Stryker disable next-line StringLiteral: equivalent; every union type of the schema has a rule of its own, so one type reaches here.
-      const words = types.join(" or ");
-      return `must be ${words}`;
-    }
+    case "type":
+      return RULE.type(([] as unknown[]).concat(params.type).map(String));
     case "enum":
-      return `must be one of: ${(params.allowedValues as unknown[]).map(String).join(", ")}`;
+      return RULE.oneOf((params.allowedValues as unknown[]).map(String));
     case "minLength":
-      return "must not be empty";
+      return RULE.notEmpty;
     case "minItems":
-      return `must list at least ${String(params.limit)}`;
+      return RULE.minItems(String(params.limit));
     case "minimum":
-      return `must be at least ${String(params.limit)}`;
+      return RULE.minimum(String(params.limit));
     // Stryker disable next-line ConditionalExpression: equivalent; no keyword of CONFIG_SCHEMA reaches the default (each pattern has a rule).
     default:
       // Stryker disable next-line all: equivalent; no keyword of CONFIG_SCHEMA reaches the default (each pattern has a rule).
-      return error.message ?? `breaks the schema keyword ${error.keyword}`;
+      return error.message ?? RULE.keyword(error.keyword);
   }
 }

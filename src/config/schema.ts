@@ -1,37 +1,7 @@
 // The config's JSON Schema (draft 2020-12): the one source of truth. `config.schema.json` at the repo root is
 // `formatSchema()` written to disk (a test keeps the two equal); `skillshelf schema` prints the same text.
-
-/** Library, plugin, source and client names (§3.4). */
-const NAME_PATTERN = "^[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$";
-/** A plugin named by a library: `<plugin>` or `<entry>@<library>` (a marketplace entry). */
-const PLUGIN_REF_PATTERN = "^[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?(@[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?)?$";
-/** An environment variable name. */
-const ENV_PATTERN = "^[A-Za-z_][A-Za-z0-9_]*$";
-/** `500ms`, `60s`, `5m`, `1h`, `1d` (a plain number is milliseconds). */
-const DURATION_PATTERN = "^[0-9]+(\\.[0-9]+)?(ms|s|m|h|d)$";
-/** `8MiB`, `512KiB`, `1GB`, `1024` (a plain number is bytes). */
-const SIZE_PATTERN = "^[0-9]+(\\.[0-9]+)? ?(B|kB|KB|KiB|MB|MiB|GB|GiB)?$";
-/** A tag or keyword: no comma (selectors read commas as all-of), no surrounding whitespace. */
-const TAG_PATTERN = "^[^,\\s]([^,]*[^,\\s])?$";
-/** A tag selector item: comma-separated tags, all of which a plugin must carry. */
-const TAG_SELECTOR_PATTERN = "^ *[^,\\s]([^,]*[^,\\s])? *(, *[^,\\s]([^,]*[^,\\s])? *)*$";
-
-/** JWS algorithms an access token may be signed with: asymmetric only (never none, never HMAC). */
-export const OAUTH_ALGORITHMS = [
-  "RS256",
-  "RS384",
-  "RS512",
-  "PS256",
-  "PS384",
-  "PS512",
-  "ES256",
-  "ES384",
-  "ES512",
-  "EdDSA",
-  "Ed25519",
-] as const;
-
-const strings = (description: string, items: object = { type: "string", minLength: 1 }) => ({ type: "array", description, items }) as const;
+import { ENV_PATTERN, FORMAT_DEFS, strings } from "./schema-formats.js";
+import { OAUTH_DEFS } from "./schema-oauth.js";
 
 export const CONFIG_SCHEMA = {
   $schema: "https://json-schema.org/draft/2020-12/schema",
@@ -85,36 +55,7 @@ export const CONFIG_SCHEMA = {
     },
   },
   $defs: {
-    name: { type: "string", pattern: NAME_PATTERN, description: "1-64 characters of a-z, 0-9 and '-', no '-' first or last." },
-    pluginRef: { type: "string", pattern: PLUGIN_REF_PATTERN, description: "A plugin name, or <entry>@<library>." },
-    secretRef: {
-      type: "object",
-      description: "A secret read from the environment when used; never written in the file.",
-      additionalProperties: false,
-      required: ["env"],
-      properties: { env: { type: "string", pattern: ENV_PATTERN } },
-    },
-    duration: {
-      type: ["string", "integer"],
-      description: "A number of milliseconds, or a number with a unit: ms, s, m, h, d (500ms, 60s, 1h).",
-      pattern: DURATION_PATTERN,
-      minimum: 0,
-    },
-    size: {
-      type: ["string", "integer"],
-      description: "A number of bytes, or a number with a unit: B, KiB, MiB, GiB (1024-based), kB, MB, GB (1000-based).",
-      pattern: SIZE_PATTERN,
-      minimum: 1,
-    },
-    address: {
-      type: "string",
-      minLength: 1,
-      description: "<source>://<path>[//<subdir>][?ref=<ref>], file:///abs/path, or a local path starting with ./, ../ or /.",
-    },
-    glob: { type: "string", minLength: 1, description: "Relative to the plugin root; no '..' segment." },
-    tag: { type: "string", pattern: TAG_PATTERN },
-    tagSelector: { type: "string", pattern: TAG_SELECTOR_PATTERN, description: "All of its comma-separated tags." },
-    version: { type: "string", minLength: 1 },
+    ...FORMAT_DEFS,
     source: {
       type: "object",
       additionalProperties: false,
@@ -231,93 +172,7 @@ export const CONFIG_SCHEMA = {
         admin: { type: "boolean", description: "May call /reindex and read /health.", default: false },
       },
     },
-    oauth: {
-      type: "object",
-      description: "Sign in with an OAuth 2.1 / OpenID provider: /mcp becomes a protected resource of issuer (RFC 9728).",
-      additionalProperties: false,
-      required: ["issuer", "resource"],
-      properties: {
-        issuer: { type: "string", minLength: 1, description: "The provider's issuer identifier, exactly as its metadata names it." },
-        resource: {
-          type: "string",
-          minLength: 1,
-          description: "This server's public MCP URL (https://skills.example.com/mcp): the audience tokens are minted for (RFC 8707).",
-        },
-        audiences: strings(
-          "Further aud values a token may carry instead of resource, for a provider that names the API otherwise (Entra ID: the application's client id).",
-        ),
-        algorithms: {
-          type: "array",
-          description: "JWS algorithms accepted on access tokens. Default: every listed one.",
-          minItems: 1,
-          items: { enum: [...OAUTH_ALGORITHMS] },
-        },
-        clockSkew: { $ref: "#/$defs/duration", description: "Leeway on exp and nbf (at most 5m).", default: "30s" },
-        scopes: strings("OAuth scopes advertised in the resource metadata and required of every token.", {
-          type: "string",
-          pattern: "^[\\x21\\x23-\\x5b\\x5d-\\x7e]+$",
-        }),
-        introspection: {
-          type: "object",
-          description: "Opaque (non-JWT) tokens are checked at the provider's introspection endpoint (RFC 7662).",
-          additionalProperties: false,
-          required: ["clientId", "clientSecret"],
-          properties: {
-            endpoint: { type: "string", minLength: 1, description: "Absent: introspection_endpoint from the provider's metadata." },
-            clientId: { type: "string", minLength: 1 },
-            clientSecret: { $ref: "#/$defs/secretRef", description: "Read from the environment." },
-          },
-        },
-        page: {
-          type: "object",
-          description:
-            "The page for people signs users in with this provider: the authorization code flow with PKCE, as this client of the provider.",
-          additionalProperties: false,
-          required: ["clientId"],
-          properties: {
-            clientId: { type: "string", minLength: 1, description: "The page's client id at the provider." },
-            clientSecret: {
-              $ref: "#/$defs/secretRef",
-              description: "The page's client secret, read from the environment. Absent: a public client (PKCE only).",
-            },
-            redirect: {
-              type: "string",
-              minLength: 1,
-              description: "The callback URL registered at the provider. Default: /signin/oidc/callback at the origin of resource.",
-            },
-          },
-        },
-        rules: {
-          type: "array",
-          description: "Claims to ceilings: every matching rule adds what it grants.",
-          items: { $ref: "#/$defs/claimRule" },
-        },
-        default: { $ref: "#/$defs/grant", description: "The ceiling of a signed-in user no rule grants anything. Absent: refused." },
-      },
-    },
-    grant: {
-      type: "object",
-      description: "A ceiling granted to signed-in users: the keys of a scope, or libraries to grant several at once.",
-      additionalProperties: false,
-      properties: {
-        library: { $ref: "#/$defs/name" },
-        libraries: strings("Each of these libraries, with the same categories and tags.", { $ref: "#/$defs/name" }),
-        categories: strings("Any of these categories."),
-        tags: strings("Any of these items; each item is all of its comma-separated tags.", { $ref: "#/$defs/tagSelector" }),
-      },
-    },
-    claimRule: {
-      type: "object",
-      additionalProperties: false,
-      required: ["claim"],
-      properties: {
-        claim: { type: "string", minLength: 1, description: "A claim name, or a dotted path into nested claims (realm_access.roles)." },
-        includes: { type: "string", minLength: 1, description: "The claim is this value, or a list holding it." },
-        equals: { type: "string", minLength: 1, description: "The claim is exactly this value." },
-        scope: { $ref: "#/$defs/grant", description: "What a matching user may see." },
-        admin: { type: "boolean", description: "A matching user may call /reindex and read /health.", default: false },
-      },
-    },
+    ...OAUTH_DEFS,
   },
 } as const;
 

@@ -1,7 +1,7 @@
 // `skillshelf serve <dir>…` with no config file (§8): each directory is one library holding one convention
 // plugin of the same name. Pure: no directory is read here (harvest reports a missing one).
 import path from "node:path";
-import { DEFAULT_FILE_BYTES, DEFAULT_TTL_MS } from "./build.js";
+import { DEFAULT_FILE_BYTES, DEFAULT_TTL_MS } from "./defaults.js";
 import type { ConfigError, ConfigResult, LibraryConfig, Naming, PluginConfig } from "./types.js";
 
 const MAX_NAME = 64;

@@ -4,9 +4,14 @@ import { pathToFileURL } from "node:url";
 import { expect, test } from "vitest";
 import { tempDir } from "../support/temp.js";
 import { ConfigInvalidError, formatConfigErrors, loadConfig, parseConfig } from "../../src/config/load.js";
-import { DURATION_RULE, ENV_RULE, NAME_RULE, SECRET_RULE, SIZE_RULE } from "../../src/config/schema-check.js";
 import type { ConfigError } from "../../src/config/types.js";
 
+// Rules written out word for word (not imported), so a changed message fails here.
+const DURATION_RULE = "must be a duration: a number of milliseconds, or a number with a unit ms, s, m, h or d (500ms, 60s, 1h)";
+const ENV_RULE = "must be an environment variable name: letters, digits and '_', not starting with a digit";
+const NAME_RULE = "must be a name: 1-64 characters of a-z, 0-9 and '-', not starting or ending with '-'";
+const SECRET_RULE = "must be {env: NAME}: secrets are read from the environment, never written in the file";
+const SIZE_RULE = "must be a size: a number of bytes, or a number with a unit B, KiB, MiB, GiB, kB, MB or GB (512KiB, 8MiB)";
 const ANONYMOUS_RULE = "must be true, false, or {scope: {library, categories, tags}} (a ceiling for requests without a token)";
 const BASE = tempDir("skillshelf-config-errors-");
 const FILE = "conf/plugins.yaml";

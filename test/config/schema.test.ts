@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { expect, test } from "vitest";
+import { DEFAULT_CLOCK_SKEW_MS, DEFAULT_FEED_LIFETIME_MS, DEFAULT_FILE_BYTES, DEFAULT_TTL_MS } from "../../src/config/defaults.js";
 import { CONFIG_SCHEMA, formatSchema } from "../../src/config/schema.js";
 
 const COMMITTED = new URL("../../config.schema.json", import.meta.url);
@@ -25,4 +26,13 @@ function objectSchemas(node: unknown, at = "#"): { at: string; schema: Record<st
 
 test.each(objectSchemas(CONFIG_SCHEMA))("$at refuses unknown keys", ({ schema }) => {
   expect(schema.additionalProperties).toBe(false);
+});
+
+test("the defaults the builder applies are the schema's `default` values, parsed", () => {
+  expect([DEFAULT_TTL_MS, DEFAULT_FILE_BYTES, DEFAULT_FEED_LIFETIME_MS, DEFAULT_CLOCK_SKEW_MS]).toEqual([
+    60_000,
+    8 * 1024 * 1024,
+    90 * 86_400_000,
+    30_000,
+  ]);
 });
