@@ -2,6 +2,7 @@
 // addresses, globs, source URLs, and the values sizes and durations stand for.
 import { parsePluginAddress } from "./address.js";
 import { checkGlob } from "./globs.js";
+import { listWords, SOURCE_KINDS } from "./source-kinds.js";
 import type {
   ClaimRule,
   ClientConfig,
@@ -108,7 +109,8 @@ const MAX_FEED_LIFETIME = 3650 * 86_400_000;
 export const DEFAULT_FILE_BYTES = 8 * 1024 * 1024;
 /** `file://` addresses are local folders, so no source may take that name. */
 const RESERVED_SOURCE_NAMES = new Set(["file"]);
-const SOURCE_URL = /^(git\+https|git\+http|git\+file|file|webdav\+https|webdav\+http):\/\/(.*)$/;
+/** `<scheme>://<rest>`: the scheme picks the source's kind from the registry. */
+const SOURCE_URL = /^([a-z][a-z0-9+.-]*):\/\/(.*)$/;
 const DURATION_MAX_RULE = `must be at most ${MAX_DURATION_MS} ms (about 24.8 days)`;
 
 export interface BuildResult {
@@ -257,9 +259,13 @@ function checkWebdavAuth(s: RawSource, i: number, report: Report): void {
 /** `git+https://github.com` => {kind: "git"}; a URL breaking a rule => the rule (never echoing the URL). */
 function checkSourceUrl(url: string): { readonly kind: SourceConfig["kind"] } | string {
   const m = SOURCE_URL.exec(url);
-  if (m === null) return "a source URL starts with git+https://, git+http://, git+file://, file://, webdav+https:// or webdav+http://";
   // Stryker disable next-line StringLiteral: equivalent; both groups always take part in a match.
-  const scheme = m[1] ?? "";
+  const scheme = m?.[1] ?? "";
+  const rules = SOURCE_KINDS.ofScheme(scheme);
+  if (m === null || rules === undefined) {
+    const schemes = SOURCE_KINDS.all().flatMap((kind) => kind.schemes.map((s) => `${s}://`));
+    return `a source URL starts with ${listWords(schemes)}`;
+  }
   // Stryker disable next-line StringLiteral: equivalent; both groups always take part in a match.
   const rest = m[2] ?? "";
   // Stryker disable next-line StringLiteral: equivalent; split() always yields a first part.
@@ -268,10 +274,10 @@ function checkSourceUrl(url: string): { readonly kind: SourceConfig["kind"] } | 
   if (authority.includes("@")) return "a source URL must not carry userinfo (user:password@); give credentials in auth as {env: NAME}";
   if (/[?#]/.test(rest)) return "a source URL takes no query (?) or fragment (#)";
   if (/[\s\u0000-\u001f\u007f]/.test(rest)) return "a source URL must not contain spaces or control characters";
-  const local = scheme === "file" || scheme === "git+file";
+  const local = rules.pathSchemes?.includes(scheme) === true;
   if (local && (authority !== "" || rest === "/" || rest === "")) return `a ${scheme} URL is an absolute path, as ${scheme}:///path`;
   if (!local && authority === "") return `a ${scheme} URL names a host, as ${scheme}://host`;
-  return { kind: scheme === "file" ? "file" : scheme.startsWith("webdav+") ? "webdav" : "git" };
+  return { kind: rules.kind };
 }
 
 function buildLibraries(
