@@ -70,7 +70,9 @@ export class GitFetcher implements Fetcher {
     const running = this.inflight.get(request.key);
     if (running !== undefined) return running;
     const url = formatRepositoryUrl(request.source, request.path);
-    const job = this.materializeOnce({ ...request, url }, refresh).finally(() => this.inflight.delete(request.key));
+    const job = this.materializeOnce({ ...request, url }, refresh)
+      .then(withoutRecord)
+      .finally(() => this.inflight.delete(request.key));
     this.inflight.set(request.key, job);
     return job;
   }
@@ -188,6 +190,12 @@ export class GitFetcher implements Fetcher {
       }
     }
   }
+}
+
+/** What a fetch gives: the state without what only the cache record needs. */
+function withoutRecord(state: State): Fetched {
+  const { repo: _repo, oid: _oid, ...fetched } = state;
+  return fetched;
 }
 
 function withoutError(state: State): State {

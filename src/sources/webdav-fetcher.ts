@@ -86,7 +86,7 @@ export class WebdavFetcher implements Fetcher {
       previous?.dir !== undefined && path.dirname(previous.dir) === base && (await isDirectory(previous.dir)) ? previous : undefined;
     if (known !== undefined && !refresh) return this.withCooling(known);
     // A failed fetch is tried again on a refresh, not on every rebuild a local change triggers.
-    if (previous?.status === "failed" && previous.folder?.url === folder.url && !refresh) return previous;
+    if (previous?.status === "failed" && previous.folder?.url === folder.url && !refresh) return this.withCooling(previous);
     let next: State;
     try {
       next = await this.fetch(key, folder, base, known ?? (await this.store.lastExport(base)));
