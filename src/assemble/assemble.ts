@@ -4,7 +4,7 @@
 import type { Config } from "../config/index.js";
 import type { HarvestedPlugin } from "../harvest/index.js";
 import { buildShelf, type FetchReport, type MarketplaceOutcome, planLibraries, type Shelf } from "../shelf/index.js";
-import { type GitTrees, type Tree, TreeTable, type WebdavTrees } from "../sources/index.js";
+import { type Fetcher, type Tree, TreeTable } from "../sources/index.js";
 import { reportFetches } from "./fetch-report.js";
 import { type HarvestMemo, harvestSpec, type ReuseOptions, stampOf } from "./harvest-spec.js";
 import { configSpec, type PluginSpec, readLibraryMarketplace, zeroConfigLayout } from "./specs.js";
@@ -13,11 +13,9 @@ export interface AssembleOptions extends ReuseOptions {
   readonly generation: number;
   /** ISO time stamped on the shelf: the caller owns the clock. */
   readonly built: string;
-  /** Materialises git fetches; without it, every git fetch fails plainly. */
-  readonly git?: GitTrees;
-  /** Materialises WebDAV fetches; without it, every WebDAV fetch fails plainly. */
-  readonly webdav?: WebdavTrees;
-  /** Whether this build re-resolves the refs of a git fetch (a refresh, /reindex); otherwise known trees serve. */
+  /** The fetcher of each source kind, by kind (`git`, `webdav`, …); a kind without one fails its fetches plainly. */
+  readonly fetchers?: ReadonlyMap<string, Fetcher>;
+  /** Whether this build asks a fetch's source again (a refresh, /reindex); otherwise known trees serve. */
   readonly refresh?: (fetch: string, source: string) => boolean;
   /** The watch state of a local fetch, for /health. */
   readonly watch?: (fetch: string) => FetchReport["watch"];
@@ -35,8 +33,7 @@ export interface AssembleResult {
 export async function assemble(config: Config, options: AssembleOptions): Promise<AssembleResult> {
   const refresh = options.refresh;
   const trees = new TreeTable({
-    ...(options.git === undefined ? {} : { git: options.git }),
-    ...(options.webdav === undefined ? {} : { webdav: options.webdav }),
+    ...(options.fetchers === undefined ? {} : { fetchers: options.fetchers }),
     ...(refresh === undefined ? {} : { refresh: (key, source) => refresh(key, source.name) }),
   });
   const layout = zeroConfigLayout(config);

@@ -3,9 +3,10 @@
 // Rules never echo the address: it may hold an absolute path the operator would not want in a message.
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { listWords, SOURCE_KINDS } from "./source-kinds.js";
 import type { PluginAddress, SourceConfig } from "./types.js";
 
-/** Declared sources by name, with their kind (only git sources take `?ref=`; WebDAV and file sources have none). */
+/** Declared sources by name, with their kind (the kind's rules say whether `?ref=` is taken: git sources only). */
 export type SourceKinds = ReadonlyMap<string, SourceConfig["kind"]>;
 
 export type AddressResult = { readonly ok: true; readonly address: PluginAddress } | { readonly ok: false; readonly rule: string };
@@ -17,8 +18,6 @@ const SOURCE_NAME = /^[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$/;
 const SCHEME = /^([^:/?#]*):\/\//;
 const CONTROL = /[\u0000-\u001f\u007f]/;
 const REF_CHARS = /^[A-Za-z0-9._+@/-]+$/;
-
-const KIND_WORDS: Readonly<Record<SourceConfig["kind"], string>> = { git: "git", file: "file", webdav: "WebDAV" };
 
 const fail = (rule: string) => ({ ok: false, rule }) as const;
 
@@ -72,9 +71,12 @@ function parseSourceAddress(written: string, source: string, rest: string, sourc
 
   const kind = sources.get(source);
   if (kind === undefined) return fail(`names source '${source}', which is not declared; ${listSources(sources)}`);
-  if (kind === "git" && repoPath === "") return fail(`a git address names a repository: ${source}://<owner>/<repo>`);
-  // File and WebDAV sources have no refs: a pinned ref there would be silently ignored.
-  if (ref !== undefined && kind !== "git") return fail(`?ref= needs a git source, and '${source}' is a ${KIND_WORDS[kind]} source`);
+  const rules = SOURCE_KINDS.get(kind);
+  const word = rules?.word ?? kind;
+  if (rules?.names !== undefined && repoPath === "")
+    return fail(`a ${word} address names ${rules.names.what}: ${source}://${rules.names.example}`);
+  // Kinds without refs (file, WebDAV): a pinned ref there would be silently ignored.
+  if (ref !== undefined && rules?.refs !== true) return fail(`?ref= needs a ${refWords()} source, and '${source}' is a ${word} source`);
   const address: PluginAddress =
     ref === undefined
       ? { kind: "source", source, path: repoPath, subdir, written }
@@ -127,6 +129,15 @@ function checkSegments(value: string, what: "path" | "subdirectory"): string | u
   if (segments.some((s) => s === "")) return `the ${what} must not have an empty segment (a leading or trailing '/', or '///')`;
   if (segments.some((s) => s === "." || s === "..")) return `the ${what} must not contain '.' or '..' segments`;
   return undefined;
+}
+
+/** The kinds that take `?ref=`, as a message names them: `git`. */
+function refWords(): string {
+  return listWords(
+    SOURCE_KINDS.all()
+      .filter((rules) => rules.refs)
+      .map((rules) => rules.word),
+  );
 }
 
 function listSources(sources: SourceKinds): string {

@@ -4,12 +4,14 @@ import { parsePluginAddress } from "./address.js";
 import type { RawSource } from "./raw.js";
 import { checkUnique, type Report, type Where } from "./report.js";
 import { RULE } from "./rules.js";
+import { SOURCE_KINDS } from "./source-kinds.js";
 import type { PluginAddress, SourceConfig } from "./types.js";
 import { MAX_DURATION_MS, parseDuration } from "./units.js";
 
 /** `file://` addresses are local folders, so no source may take that name. */
 const RESERVED_SOURCE_NAMES = new Set(["file"]);
-const SOURCE_URL = /^(git\+https|git\+http|git\+file|file|webdav\+https|webdav\+http):\/\/(.*)$/;
+/** `<scheme>://<rest>`: the scheme picks the source's kind from the registry. */
+const SOURCE_URL = /^([a-z][a-z0-9+.-]*):\/\/(.*)$/;
 
 export function buildSources(raw: readonly RawSource[], report: Report): SourceConfig[] {
   checkUnique(raw, "sources", "source", report);
@@ -57,9 +59,11 @@ function checkWebdavAuth(s: RawSource, i: number, report: Report): void {
 /** `git+https://github.com` => {kind: "git"}; a URL breaking a rule => the rule (never echoing the URL). */
 function checkSourceUrl(url: string): { readonly kind: SourceConfig["kind"] } | string {
   const m = SOURCE_URL.exec(url);
-  if (m === null) return RULE.sourceUrlScheme;
   // Stryker disable next-line StringLiteral: equivalent; both groups always take part in a match.
-  const scheme = m[1] ?? "";
+  const scheme = m?.[1] ?? "";
+  const rules = SOURCE_KINDS.ofScheme(scheme);
+  if (m === null || rules === undefined)
+    return RULE.sourceUrlScheme(SOURCE_KINDS.all().flatMap((kind) => kind.schemes.map((s) => `${s}://`)));
   // Stryker disable next-line StringLiteral: equivalent; both groups always take part in a match.
   const rest = m[2] ?? "";
   // Stryker disable next-line StringLiteral: equivalent; split() always yields a first part.
@@ -68,10 +72,10 @@ function checkSourceUrl(url: string): { readonly kind: SourceConfig["kind"] } | 
   if (authority.includes("@")) return RULE.sourceUrlUserinfo;
   if (/[?#]/.test(rest)) return RULE.sourceUrlQuery;
   if (/[\s\u0000-\u001f\u007f]/.test(rest)) return RULE.sourceUrlControl;
-  const local = scheme === "file" || scheme === "git+file";
+  const local = rules.pathSchemes?.includes(scheme) === true;
   if (local && (authority !== "" || rest === "/" || rest === "")) return RULE.sourceUrlPath(scheme);
   if (!local && authority === "") return RULE.sourceUrlHost(scheme);
-  return { kind: scheme === "file" ? "file" : scheme.startsWith("webdav+") ? "webdav" : "git" };
+  return { kind: rules.kind };
 }
 
 /** Resolves a written plugin address against the sources, reporting the rule it breaks. */

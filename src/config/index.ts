@@ -1,5 +1,6 @@
 // The config module's public surface.
 export { parsePluginAddress, type SourceKinds } from "./address.js";
+export { FILE_RULES, GIT_RULES, SOURCE_KINDS, type SourceKindRules, WEBDAV_RULES } from "./source-kinds.js";
 export { checkGlob, pickGlobs, withFallbackGlobs } from "./globs.js";
 export { ConfigInvalidError, formatConfigErrors, loadConfig, parseConfig } from "./load.js";
 export { PAGE_CALLBACK_PATH } from "./defaults.js";

@@ -3,6 +3,7 @@
 // marketplace files and plugin manifests share them. A rule never quotes a value (a misplaced secret must not reach
 // a log); it may quote a key, a name, a limit or a JSON Pointer.
 import { MAX_DURATION_MS } from "./units.js";
+import { listWords } from "./source-kinds.js";
 
 const list = (what: string, names: Iterable<string>): string => {
   const all = [...names];
@@ -66,7 +67,7 @@ export const RULE = {
   webdavAuth: (name: string) => `source '${name}' is a WebDAV source and needs auth: {username, password: {env: NAME}}`,
   webdavUsername: (name: string) => `source '${name}' is a WebDAV source and needs auth.username`,
   webdavPassword: (name: string) => `source '${name}' is a WebDAV source and needs auth.password as {env: NAME}`,
-  sourceUrlScheme: "a source URL starts with git+https://, git+http://, git+file://, file://, webdav+https:// or webdav+http://",
+  sourceUrlScheme: (schemes: readonly string[]) => `a source URL starts with ${listWords(schemes)}`,
   sourceUrlUserinfo: "a source URL must not carry userinfo (user:password@); give credentials in auth as {env: NAME}",
   sourceUrlQuery: "a source URL takes no query (?) or fragment (#)",
   sourceUrlControl: "a source URL must not contain spaces or control characters",

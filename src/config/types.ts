@@ -7,7 +7,8 @@ export interface SecretRef {
 
 export interface SourceConfig {
   readonly name: string;
-  readonly kind: "git" | "file" | "webdav";
+  /** A kind of `SOURCE_KINDS` (source-kinds.ts): `git`, `file`, `webdav`, or one registered beside them. */
+  readonly kind: string;
   /** As written, e.g. `git+https://github.com`, `file:///srv/skills` or `webdav+https://cloud.example/dav`. Never
    *  carries userinfo. */
   readonly url: string;

@@ -1,4 +1,4 @@
-// One log line per git or WebDAV fetch whose state changed between two builds: moved, stale, failed or recovered,
+// One log line per fetched tree (git, WebDAV, …) whose state changed between two builds: moved, stale, failed or recovered,
 // and a live WebDAV fetch that started or stopped cooling.
 import type { Logger } from "../address/index.js";
 import type { Tree } from "../sources/index.js";
@@ -6,7 +6,7 @@ import type { Tree } from "../sources/index.js";
 export function logFetchChanges(log: Logger | undefined, before: ReadonlyMap<string, Tree>, next: ReadonlyMap<string, Tree>): void {
   if (log === undefined) return;
   for (const [key, tree] of next) {
-    if (tree.kind !== "git" && tree.kind !== "webdav") continue;
+    if (tree.kind === "local" || tree.kind === "failed") continue;
     const was = before.get(key);
     if (tree.status === "stale" && was?.status !== "stale") log.log("warn", "fetch stale", { fetch: key, error: tree.error ?? "" });
     else if (tree.status === "failed" && was?.status !== "failed")

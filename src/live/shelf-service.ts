@@ -1,6 +1,6 @@
 // Owns rebuilds: build the shelf again (one at a time), and swap the new shelf in only when something changed, so
 // an unchanged rebuild keeps its generation and announces nothing. Also owns the two records a restart with an
-// unchanged config starts from: the git fetcher's (with its refresh timers and cleanup: no network needed) and the
+// unchanged config starts from: the fetchers' (the git record, the WebDAV exports: no network needed) and the
 // local harvests' (harvest-cache.ts: served at once, then verified).
 import { createHash } from "node:crypto";
 import { mkdtemp, rm } from "node:fs/promises";
@@ -9,7 +9,7 @@ import path from "node:path";
 import { errorCode, type Logger } from "../address/index.js";
 import type { Config } from "../config/index.js";
 import { fingerprintShelf } from "../health/index.js";
-import { GitFetcher, type LiveTiming, type Tree, WebdavFetcher } from "../sources/index.js";
+import { type Fetcher, fetchedKind, type LiveTiming, openFetchers, type Tree } from "../sources/index.js";
 import { assemble, type AssembleResult, type HarvestMemo, readHarvestCache } from "../assemble/index.js";
 import { ShelfHolder } from "./holder.js";
 import type { FetchReport, Shelf } from "../shelf/index.js";
@@ -79,8 +79,8 @@ export class ShelfService {
     private readonly config: Config,
     private readonly now: () => Date,
     private readonly options: ShelfServiceOptions,
-    private readonly git: GitFetcher | undefined,
-    private readonly webdav: WebdavFetcher | undefined,
+    /** The fetcher of each source kind the config uses, by kind. */
+    private readonly fetchers: ReadonlyMap<string, Fetcher>,
     private readonly tempCacheDir: string | undefined,
     readonly holder: ShelfHolder,
     private readonly recorder: HarvestRecorder,
@@ -90,8 +90,8 @@ export class ShelfService {
    *  rest are fetched. A credential refused here fails that fetch only (see `refusedCredentials`). */
   static async start(config: Config, now: () => Date, options: ShelfServiceOptions = {}): Promise<ShelfService> {
     const configDigest = digestConfig(config);
-    const fetchers = await openFetchers(config, configDigest, now, options);
-    const { git, webdav, tempCacheDir, givenCacheDir } = fetchers;
+    const fetchers = await openFetchersOf(config, configDigest, now, options);
+    const { byKind, tempCacheDir, givenCacheDir } = fetchers;
     try {
       // The recorded local harvests, stamped with nothing. Served as they are `fromRecord`; otherwise every file is
       // still walked and stat-ed, and only one at the same real path, size and mtime keeps its recorded digest.
@@ -100,8 +100,7 @@ export class ShelfService {
       const result = await assemble(config, {
         generation: options.holder === undefined ? 1 : options.holder.current.generation + 1,
         built: now().toISOString(),
-        ...(git === undefined ? {} : { git }),
-        ...(webdav === undefined ? {} : { webdav }),
+        fetchers: byKind,
         refresh: () => false,
         ...(recorded.size === 0 ? {} : { previous: recorded }),
         ...(trusted ? { unchanged: () => true } : {}),
@@ -109,7 +108,7 @@ export class ShelfService {
       });
       const holder = options.holder ?? new ShelfHolder(result.shelf);
       const recorder = new HarvestRecorder(givenCacheDir, configDigest, options.log);
-      const service = new ShelfService(config, now, options, git, webdav, tempCacheDir, holder, recorder);
+      const service = new ShelfService(config, now, options, byKind, tempCacheDir, holder, recorder);
       fetchers.onCooling = (key) => {
         service.rescan(new Set([key])).catch((error: unknown) => {
           options.log?.log("error", "rescan failed", { error: error instanceof Error ? error.message : String(error) });
@@ -124,8 +123,7 @@ export class ShelfService {
       if (holder.current !== result.shelf) holder.swap(result.shelf);
       return service;
     } catch (error) {
-      await git?.close();
-      await webdav?.close();
+      for (const fetcher of byKind.values()) await fetcher.close();
       if (tempCacheDir !== undefined) await rm(tempCacheDir, { recursive: true, force: true });
       throw error;
     }
@@ -168,8 +166,12 @@ export class ShelfService {
 
   /** For a read of the file at `abs`: the bytes a live WebDAV share holds now when they differ from the export's,
    *  else undefined (read the export). Never throws, never waits on the share for more than its give-up time. */
-  revalidate(abs: string): Promise<Uint8Array | undefined> {
-    return this.webdav?.revalidate(abs) ?? Promise.resolve(undefined);
+  async revalidate(abs: string): Promise<Uint8Array | undefined> {
+    for (const fetcher of this.fetchers.values()) {
+      const fresh = await fetcher.revalidate?.(abs);
+      if (fresh !== undefined) return fresh;
+    }
+    return undefined;
   }
 
   /** Re-resolve the branch and tag refs of one git source (or list one WebDAV source again), or of all, re-harvesting
@@ -191,7 +193,7 @@ export class ShelfService {
   /** Re-resolve each git source's refs every `refresh` interval. Timers never keep the process alive. */
   startRefreshTimers(): void {
     for (const source of this.config.sources) {
-      if (source.kind === "file" || source.refreshMs === undefined) continue;
+      if (fetchedKind(source.kind) === undefined || source.refreshMs === undefined) continue;
       const timer = setInterval(() => {
         this.refresh(source.name).catch((error: unknown) => {
           this.options.log?.log("error", "refresh failed", {
@@ -212,8 +214,7 @@ export class ShelfService {
     for (const timer of this.timers.splice(0)) clearInterval(timer);
     await this.queue.catch(() => undefined);
     await this.recorder.close();
-    await this.git?.close();
-    await this.webdav?.close();
+    for (const fetcher of this.fetchers.values()) await fetcher.close();
     if (this.tempCacheDir !== undefined) await rm(this.tempCacheDir, { recursive: true, force: true });
   }
 
@@ -230,8 +231,7 @@ export class ShelfService {
     const result = await assemble(this.config, {
       generation: previous.generation + 1,
       built: this.now().toISOString(),
-      ...(this.git === undefined ? {} : { git: this.git }),
-      ...(this.webdav === undefined ? {} : { webdav: this.webdav }),
+      fetchers: this.fetchers,
       refresh: mode.refresh,
       previous: this.memo,
       force: mode.force,
@@ -261,14 +261,13 @@ export class ShelfService {
 
   /** Keep the exports the current shelf reads (the rest go after the grace period) and record them. */
   private async keep(trees: ReadonlyMap<string, Tree>): Promise<void> {
-    this.webdav?.retain([...trees.values()].filter((tree) => tree.kind === "webdav").map((tree) => tree.key));
-    if (this.git === undefined) return;
-    this.git.retain([...trees.values()].filter((tree) => tree.kind === "git").map((tree) => tree.key));
-    try {
-      await this.git.saveRecord();
-    } catch (error) {
-      // A cache that cannot be written costs the next cold start its shortcut, nothing more.
-      this.options.log?.log("warn", "cache record not written", { error: errorCode(error) });
+    for (const [kind, fetcher] of this.fetchers) {
+      try {
+        await fetcher.retain([...trees.values()].filter((tree) => tree.kind === kind).map((tree) => tree.key));
+      } catch (error) {
+        // A cache that cannot be written costs the next cold start its shortcut, nothing more.
+        this.options.log?.log("warn", "cache record not written", { error: errorCode(error) });
+      }
     }
   }
 }
@@ -286,54 +285,40 @@ function digestConfig(config: Config): string {
   return createHash("sha256").update(JSON.stringify(config)).digest("hex");
 }
 
-/** The fetchers a config needs, over one cache directory (a temporary one when none is given and a remote source
+/** The fetchers a config needs, over one cache directory (a temporary one when none is given and a fetched source
  *  needs one). `onCooling` is set once the service exists: a live fetch that starts or stops cooling is then
  *  reported on /health by a rescan. */
 interface Fetchers {
-  readonly git: GitFetcher | undefined;
-  readonly webdav: WebdavFetcher | undefined;
+  readonly byKind: ReadonlyMap<string, Fetcher>;
   readonly tempCacheDir: string | undefined;
   /** Absolute once, here: exported files are read back by path long after the working directory could change. */
   readonly givenCacheDir: string | undefined;
   onCooling: (key: string) => void;
 }
 
-async function openFetchers(config: Config, configDigest: string, now: () => Date, options: ShelfServiceOptions): Promise<Fetchers> {
-  const needsGit = config.sources.some((source) => source.kind === "git");
-  const needsWebdav = config.sources.some((source) => source.kind === "webdav");
+async function openFetchersOf(config: Config, configDigest: string, now: () => Date, options: ShelfServiceOptions): Promise<Fetchers> {
+  const needsCache = config.sources.some((source) => fetchedKind(source.kind) !== undefined);
   const givenCacheDir = options.cacheDir === undefined ? undefined : path.resolve(options.cacheDir);
-  const tempCacheDir =
-    givenCacheDir === undefined && (needsGit || needsWebdav) ? await mkdtemp(path.join(os.tmpdir(), "skillshelf-cache-")) : undefined;
+  const tempCacheDir = givenCacheDir === undefined && needsCache ? await mkdtemp(path.join(os.tmpdir(), "skillshelf-cache-")) : undefined;
   const cacheDir = givenCacheDir ?? tempCacheDir;
-  const fetchers: Fetchers = { git: undefined, webdav: undefined, tempCacheDir, givenCacheDir, onCooling: () => undefined };
-  const env = options.env ?? {};
-  const grace = options.exportGraceMs === undefined ? {} : { graceMs: options.exportGraceMs };
-  const webdav =
-    needsWebdav && cacheDir !== undefined
-      ? await WebdavFetcher.open({
-          cacheDir,
-          env,
-          now,
-          ...grace,
-          ...(options.webdavTimeoutMs === undefined ? {} : { timeoutMs: options.webdavTimeoutMs }),
-          ...(options.liveTiming === undefined ? {} : { live: options.liveTiming }),
-          maxFileBytes: config.limits.fileBytes,
-          onCooling: (key) => fetchers.onCooling(key),
-        })
-      : undefined;
-  const git =
-    needsGit && cacheDir !== undefined
-      ? await GitFetcher.open({
-          cacheDir,
-          configDigest,
-          env,
-          now,
-          ...grace,
-          ...(options.gitTimeoutMs === undefined ? {} : { timeoutMs: options.gitTimeoutMs }),
-        })
-      : undefined;
-  // The same object: the fetchers' cooling callback reads `onCooling` from it once the service sets it.
-  return Object.assign(fetchers, { git, webdav });
+  const fetchers: Fetchers = { byKind: new Map(), tempCacheDir, givenCacheDir, onCooling: () => undefined };
+  if (cacheDir === undefined) return fetchers;
+  const byKind = await openFetchers(
+    config.sources,
+    {
+      cacheDir,
+      configDigest,
+      config,
+      env: options.env ?? {},
+      now,
+      ...(options.exportGraceMs === undefined ? {} : { graceMs: options.exportGraceMs }),
+      ...(options.liveTiming === undefined ? {} : { live: options.liveTiming }),
+      // The same object: the fetchers' cooling callback reads `onCooling` from it once the service sets it.
+      onCooling: (key) => fetchers.onCooling(key),
+    },
+    { git: options.gitTimeoutMs, webdav: options.webdavTimeoutMs },
+  );
+  return Object.assign(fetchers, { byKind });
 }
 
 /** A changed file's bytes, held under the digest the new shelf publishes (a copy: the harvest hands a view). */

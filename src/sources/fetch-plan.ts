@@ -1,7 +1,6 @@
-// What one address asks for: a local folder, a folder of a file source, a git repository at a ref, or a folder of a
-// WebDAV share. The
-// fetch key (§10) is the address as the config wrote it minus its `//subdir`, so plugins reading different
-// subdirectories of one repository and ref share one fetch.
+// What one address asks for: a local folder, a folder of a file source, or a path (and ref) of a fetched source
+// (git, WebDAV, any kind of kinds.ts). The fetch key (§10) is the address as the config wrote it minus its
+// `//subdir`, so plugins reading different subdirectories of one repository and ref share one fetch.
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import type { PluginAddress, SourceConfig } from "../config/index.js";
@@ -9,21 +8,12 @@ import type { PluginAddress, SourceConfig } from "../config/index.js";
 export type FetchPlan =
   | { readonly kind: "local"; readonly key: string; readonly abs: string }
   | {
-      readonly kind: "git";
+      readonly kind: "fetched";
       readonly key: string;
       readonly source: SourceConfig;
-      /** The repository URL git is given (`git+` dropped): never carries userinfo (config refuses it). */
-      readonly url: string;
-      readonly ref?: string;
-    }
-  | {
-      readonly kind: "webdav";
-      readonly key: string;
-      readonly source: SourceConfig;
-      /** The share's URL (`webdav+` dropped): never carries userinfo (config refuses it). */
-      readonly url: string;
-      /** The folder inside the share, `""` for the share itself. */
+      /** The path the address names inside the source, `""` for the source itself. */
       readonly path: string;
+      readonly ref?: string;
     }
   | { readonly kind: "failed"; readonly key: string; readonly error: string };
 
@@ -36,12 +26,6 @@ function formatFetchKey(address: PluginAddress): string {
   return `${address.source}://${address.path}${address.ref === undefined ? "" : `?ref=${address.ref}`}`;
 }
 
-/** `git+https://github.com` + `grafana/skills` => `https://github.com/grafana/skills`. */
-function formatRepositoryUrl(source: SourceConfig, repoPath: string): string {
-  const base = source.url.replace(/^git\+/, "").replace(/\/+$/, "");
-  return repoPath === "" ? base : `${base}/${repoPath}`;
-}
-
 export function planFetch(sources: readonly SourceConfig[], address: PluginAddress): FetchPlan {
   const key = formatFetchKey(address);
   if (address.kind === "local") return { kind: "local", key, abs: address.abs };
@@ -51,7 +35,6 @@ export function planFetch(sources: readonly SourceConfig[], address: PluginAddre
   if (source.kind === "file") {
     return { kind: "local", key, abs: path.join(fileURLToPath(source.url), ...address.path.split("/").filter((s) => s !== "")) };
   }
-  if (source.kind === "webdav") return { kind: "webdav", key, source, url: source.url.replace(/^webdav\+/, ""), path: address.path };
-  const url = formatRepositoryUrl(source, address.path);
-  return address.ref === undefined ? { kind: "git", key, source, url } : { kind: "git", key, source, url, ref: address.ref };
+  const plan = { kind: "fetched", key, source, path: address.path } as const;
+  return address.ref === undefined ? plan : { ...plan, ref: address.ref };
 }

@@ -1,17 +1,11 @@
 // A git failure in words an operator can act on. Git's own stderr is never shown: it names the repository URL
 // (an absolute path for git+file) and cache paths, so it is read only to pick one of these fixed sentences.
 import { errorCode } from "../address/index.js";
+import { type FailureKind, SourceFailure } from "./fetcher.js";
 
-export type GitFailureKind = "auth" | "unreachable" | "ref" | "missing" | "timeout" | "other";
-
-export class GitFailure extends Error {
-  constructor(
-    readonly kind: GitFailureKind,
-    message: string,
-  ) {
-    super(message);
-    this.name = "GitFailure";
-  }
+/** A failure of a git source. */
+export function gitFailure(kind: FailureKind, message: string): SourceFailure {
+  return new SourceFailure("git", kind, message);
 }
 
 const AUTH =
@@ -26,27 +20,24 @@ interface ExecError {
 }
 
 /** `error` as execFile gave it, with the child's stderr; `hasAuth` tells a refused credential from a missing one. */
-export function classifyGitFailure(error: ExecError, stderr: string, action: string, hasAuth: boolean): GitFailure {
-  if (error.code === "ENOENT") return new GitFailure("other", "the git program was not found: install git to serve git sources");
+export function classifyGitFailure(error: ExecError, stderr: string, action: string, hasAuth: boolean): SourceFailure {
+  if (error.code === "ENOENT") return gitFailure("other", "the git program was not found: install git to serve git sources");
   if (error.killed === true || error.signal === "SIGKILL")
-    return new GitFailure("timeout", `git ${action} did not finish in time and was stopped`);
+    return gitFailure("timeout", `git ${action} did not finish in time and was stopped`);
   if (AUTH.test(stderr)) {
     return hasAuth
-      ? new GitFailure("auth", "the git host refused the credentials")
+      ? gitFailure("auth", "the git host refused the credentials")
       : // GitHub answers 401 for a repository that does not exist, so without auth this may be a typo too.
-        new GitFailure(
-          "unreachable",
-          "the git host asked for credentials, and the source declares no auth (or the repository does not exist)",
-        );
+        gitFailure("unreachable", "the git host asked for credentials, and the source declares no auth (or the repository does not exist)");
   }
   if (UNREACHABLE.test(stderr))
-    return new GitFailure("unreachable", "the repository could not be reached: it may not exist, or its host is down");
+    return gitFailure("unreachable", "the repository could not be reached: it may not exist, or its host is down");
   const code = typeof error.code === "number" ? ` (exit ${error.code})` : "";
-  return new GitFailure("other", `git ${action} failed${code}`);
+  return gitFailure("other", `git ${action} failed${code}`);
 }
 
-/** Any thrown value as a GitFailure, never with a message that was not written here. */
-export function asGitFailure(error: unknown, action: string): GitFailure {
-  if (error instanceof GitFailure) return error;
-  return new GitFailure("other", `${action} failed (${errorCode(error)})`);
+/** Any thrown value as a failure of a git source, never with a message that was not written here. */
+export function asGitFailure(error: unknown, action: string): SourceFailure {
+  if (error instanceof SourceFailure) return error;
+  return gitFailure("other", `${action} failed (${errorCode(error)})`);
 }

@@ -5,10 +5,11 @@
 import { readdir, rm, stat } from "node:fs/promises";
 import { ExportRetention } from "./export-retention.js";
 import path from "node:path";
-import type { SourceConfig } from "../config/index.js";
+import { GIT_RULES, type SourceConfig } from "../config/index.js";
 import { readCacheRecord, writeCacheRecord, type RecordedFetch } from "./cache-record.js";
 import { COMMIT } from "./fetch-plan.js";
-import { asGitFailure, type GitFailureKind } from "./git-errors.js";
+import type { Fetched, Fetcher, FetchRequest, SourceKind } from "./fetcher.js";
+import { asGitFailure } from "./git-errors.js";
 import { GitRunner } from "./git-runner.js";
 import { formatRepositoryId, GitStore } from "./git-store.js";
 import { isDirectory } from "./directories.js";
@@ -17,28 +18,13 @@ const DEFAULT_EXPORT_GRACE_MS = 5 * 60_000;
 /** Leftovers of a build that crashed are removed when older than this. */
 const STALE_BUILD_MS = 60 * 60_000;
 
-/** What a git fetch needs: the key, the repository URL, the ref and the source that holds its credentials. */
-export interface GitFetchRequest {
-  readonly key: string;
+/** A git request as the store needs it: the repository URL git is given (never with userinfo: config refuses it). */
+interface GitFetchRequest extends FetchRequest {
   readonly url: string;
-  readonly ref?: string;
-  readonly source: SourceConfig;
 }
 
-export interface FetchedTree {
-  readonly key: string;
-  readonly status: "ok" | "stale" | "failed";
-  /** Absolute path of the exported tree (internal: never in a message). Absent when failed. */
-  readonly dir?: string;
-  readonly commit?: string;
-  /** When this commit was first served. */
-  readonly built?: string;
-  readonly error?: string;
-  /** Why the last attempt failed; `auth` is a credential refused or unavailable. */
-  readonly failure?: GitFailureKind;
-}
-
-interface State extends FetchedTree {
+/** `version` is the commit served. */
+interface State extends Fetched {
   readonly repo?: string;
   readonly oid?: string;
 }
@@ -53,9 +39,9 @@ export interface GitFetcherOptions {
   readonly timeoutMs?: number;
 }
 
-export class GitFetcher {
+export class GitFetcher implements Fetcher {
   private readonly states = new Map<string, State>();
-  private readonly inflight = new Map<string, Promise<FetchedTree>>();
+  private readonly inflight = new Map<string, Promise<Fetched>>();
   /** Every export directory this process knows of → the timer removing it, once superseded. */
   private readonly exports: ExportRetention;
   private savedRecord = "";
@@ -78,22 +64,20 @@ export class GitFetcher {
     return fetcher;
   }
 
-  /** The state of `key` as of the last fetch (or the cache record), without any work. */
-  current(key: string): FetchedTree | undefined {
-    return this.states.get(key);
-  }
-
   /** A tree for `request`. `refresh` re-resolves a branch or tag ref on the remote; without it a known tree is
    *  served as is. Concurrent calls for one key share one fetch. Never throws: failure is a state. */
-  materialize(request: GitFetchRequest, refresh: boolean): Promise<FetchedTree> {
+  materialize(request: FetchRequest, refresh: boolean): Promise<Fetched> {
     const running = this.inflight.get(request.key);
     if (running !== undefined) return running;
-    const job = this.materializeOnce(request, refresh).finally(() => this.inflight.delete(request.key));
+    const url = formatRepositoryUrl(request.source, request.path);
+    const job = this.materializeOnce({ ...request, url }, refresh)
+      .then(withoutRecord)
+      .finally(() => this.inflight.delete(request.key));
     this.inflight.set(request.key, job);
     return job;
   }
 
-  private async materializeOnce(request: GitFetchRequest, refresh: boolean): Promise<FetchedTree> {
+  private async materializeOnce(request: GitFetchRequest, refresh: boolean): Promise<Fetched> {
     const repo = formatRepositoryId(request.url);
     const previous = this.states.get(request.key);
     const known = previous?.dir !== undefined && previous.repo === repo && (await isDirectory(previous.dir)) ? previous : undefined;
@@ -128,8 +112,8 @@ export class GitFetcher {
       });
     }
     const previous = this.states.get(request.key);
-    const built = previous?.commit === commit && previous.built !== undefined ? previous.built : this.options.now().toISOString();
-    return { key: request.key, status: "ok", dir, commit, built, repo, oid: commit };
+    const built = previous?.version === commit && previous.built !== undefined ? previous.built : this.options.now().toISOString();
+    return { key: request.key, status: "ok", dir, version: commit, built, repo, oid: commit };
   }
 
   private async fetchMoving(request: GitFetchRequest, repo: string, known: State | undefined): Promise<State> {
@@ -140,25 +124,26 @@ export class GitFetcher {
       const gitDir = await this.store.ensureRepository(repo);
       const commit = await this.store.fetchRef(gitDir, request.url, remote, request.source);
       const dir = await this.store.exportCommit(repo, gitDir, commit);
-      const built = known?.commit === commit && known.built !== undefined ? known.built : this.options.now().toISOString();
-      return { key: request.key, status: "ok", dir, commit, built, repo, oid: remote.oid };
+      const built = known?.version === commit && known.built !== undefined ? known.built : this.options.now().toISOString();
+      return { key: request.key, status: "ok", dir, version: commit, built, repo, oid: remote.oid };
     });
   }
 
-  /** The fetch keys the current shelf uses: every export none of them serves is removed after the grace period
-   *  (or at once, with `now`), and states of keys no longer used are forgotten. */
-  retain(keys: Iterable<string>): void {
+  /** The fetch keys the current shelf uses: every export none of them serves is removed after the grace period,
+   *  states of keys no longer used are forgotten, and the cache record is written when it changed. */
+  async retain(keys: Iterable<string>): Promise<void> {
     const wanted = new Set(keys);
     for (const key of [...this.states.keys()]) if (!wanted.has(key)) this.states.delete(key);
     this.exports.retain([...this.states.values()].flatMap((state) => (state.dir === undefined ? [] : [state.dir])));
+    await this.saveRecord();
   }
 
   /** Write the record of every served tree when it changed since the last write. */
-  async saveRecord(): Promise<void> {
+  private async saveRecord(): Promise<void> {
     const fetches = new Map<string, RecordedFetch>();
     for (const [key, state] of this.states) {
-      if (state.repo !== undefined && state.commit !== undefined && state.oid !== undefined && state.built !== undefined) {
-        fetches.set(key, { repo: state.repo, commit: state.commit, oid: state.oid, built: state.built });
+      if (state.repo !== undefined && state.version !== undefined && state.oid !== undefined && state.built !== undefined) {
+        fetches.set(key, { repo: state.repo, commit: state.version, oid: state.oid, built: state.built });
       }
     }
     const text = JSON.stringify([...fetches]);
@@ -179,7 +164,7 @@ export class GitFetcher {
     for (const [key, entry] of recorded) {
       const dir = this.store.treeDir(entry.repo, entry.commit);
       if (!(await isDirectory(dir))) continue;
-      this.states.set(key, { key, status: "ok", dir, commit: entry.commit, built: entry.built, repo: entry.repo, oid: entry.oid });
+      this.states.set(key, { key, status: "ok", dir, version: entry.commit, built: entry.built, repo: entry.repo, oid: entry.oid });
       this.exports.add(dir);
     }
     this.savedRecord = JSON.stringify([...recorded].filter(([key]) => this.states.has(key)));
@@ -207,6 +192,12 @@ export class GitFetcher {
   }
 }
 
+/** What a fetch gives: the state without what only the cache record needs. */
+function withoutRecord(state: State): Fetched {
+  const { repo: _repo, oid: _oid, ...fetched } = state;
+  return fetched;
+}
+
 function withoutError(state: State): State {
   const { error: _error, failure: _failure, ...rest } = state;
   return rest;
@@ -223,3 +214,23 @@ async function names(dir: string): Promise<string[]> {
 async function subdirectories(dir: string): Promise<string[]> {
   return (await names(dir)).map((name) => path.join(dir, name));
 }
+
+/** `git+https://github.com` + `grafana/skills` => `https://github.com/grafana/skills`. */
+function formatRepositoryUrl(source: SourceConfig, repoPath: string): string {
+  const base = source.url.replace(/^git\+/, "").replace(/\/+$/, "");
+  return repoPath === "" ? base : `${base}/${repoPath}`;
+}
+
+/** Git repositories: `git+https://`, `git+http://`, `git+file://` sources, fetched with the system `git`. */
+export const GIT_KIND: SourceKind = {
+  rules: GIT_RULES,
+  open: (context) =>
+    GitFetcher.open({
+      cacheDir: context.cacheDir,
+      configDigest: context.configDigest,
+      env: context.env,
+      now: context.now,
+      ...(context.graceMs === undefined ? {} : { graceMs: context.graceMs }),
+      ...(context.timeoutMs === undefined ? {} : { timeoutMs: context.timeoutMs }),
+    }),
+};

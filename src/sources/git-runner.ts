@@ -6,7 +6,7 @@ import { chmod, mkdtemp, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import type { SecretRef, SourceConfig } from "../config/index.js";
-import { GitFailure, classifyGitFailure } from "./git-errors.js";
+import { classifyGitFailure, gitFailure } from "./git-errors.js";
 
 const DEFAULT_GIT_TIMEOUT_MS = 10 * 60_000;
 /** Git processes at once, whatever the number of fetches: a big config must not fork a storm. */
@@ -92,7 +92,7 @@ export class GitRunner {
     await rm(this.home, { recursive: true, force: true });
   }
 
-  /** Run `git <args>` and answer its stdout; a failure is a GitFailure whose message names no path or secret. */
+  /** Run `git <args>` and answer its stdout; a failure is a SourceFailure whose message names no path or secret. */
   async run(args: readonly string[], options: GitRunOptions): Promise<string> {
     const env = this.environment(options);
     await this.acquire();
@@ -155,7 +155,7 @@ export class GitRunner {
     if (value === undefined || typeof value === "string") return value;
     const secret = this.options.env[value.env];
     if (secret === undefined || secret === "") {
-      throw new GitFailure("auth", `the credentials of source '${source}' are unavailable: environment variable ${value.env} is not set`);
+      throw gitFailure("auth", `the credentials of source '${source}' are unavailable: environment variable ${value.env} is not set`);
     }
     return secret;
   }

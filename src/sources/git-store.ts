@@ -7,7 +7,8 @@ import { createHash, randomBytes } from "node:crypto";
 import { mkdir, rename, rm } from "node:fs/promises";
 import path from "node:path";
 import type { SourceConfig } from "../config/index.js";
-import { GitFailure } from "./git-errors.js";
+import { gitFailure } from "./git-errors.js";
+import { SourceFailure } from "./fetcher.js";
 import type { GitRunner } from "./git-runner.js";
 import { isDirectory } from "./directories.js";
 
@@ -58,7 +59,7 @@ export class GitStore {
       const lines = parseLsRemote(out);
       const head = lines.find((line) => line.ref === "HEAD" && line.symref === undefined);
       const target = lines.find((line) => line.ref === "HEAD" && line.symref !== undefined)?.symref;
-      if (head === undefined) throw new GitFailure("ref", "the repository has no default branch (it may be empty)");
+      if (head === undefined) throw gitFailure("ref", "the repository has no default branch (it may be empty)");
       // The remote names its default branch; a name we would not accept in a config is fetched as plain HEAD.
       return { ref: target !== undefined && isBranchRef(target) ? target : "HEAD", oid: head.oid };
     }
@@ -68,7 +69,7 @@ export class GitStore {
     const lines = parseLsRemote(out);
     // ls-remote matches patterns on ref tails; only the exact names count.
     const found = lines.find((line) => line.ref === branch) ?? lines.find((line) => line.ref === tag);
-    if (found === undefined) throw new GitFailure("ref", `ref '${ref}' is neither a branch nor a tag of the repository`);
+    if (found === undefined) throw gitFailure("ref", `ref '${ref}' is neither a branch nor a tag of the repository`);
     return found;
   }
 
@@ -119,7 +120,7 @@ export class GitStore {
       );
     } catch (error) {
       // A server that refuses a want by id: take every branch and tag, then look for the commit among them.
-      if (error instanceof GitFailure && error.kind === "auth") throw error;
+      if (error instanceof SourceFailure && error.kind === "auth") throw error;
       await this.git.run(
         [
           "--git-dir",
@@ -136,7 +137,7 @@ export class GitStore {
         { source, action: "fetch" },
       );
     }
-    if (!(await this.hasCommit(gitDir, commit))) throw new GitFailure("ref", `commit ${commit} is not in the repository`);
+    if (!(await this.hasCommit(gitDir, commit))) throw gitFailure("ref", `commit ${commit} is not in the repository`);
   }
 
   async hasCommit(gitDir: string, commit: string): Promise<boolean> {
@@ -184,7 +185,7 @@ export class GitStore {
       });
       return out.trim();
     } catch {
-      throw new GitFailure("ref", `ref '${shown}' does not name a commit`);
+      throw gitFailure("ref", `ref '${shown}' does not name a commit`);
     }
   }
 }

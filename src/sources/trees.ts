@@ -2,46 +2,35 @@
 // marketplaces reading it (one clone for many plugins).
 import fs from "node:fs";
 import nodePath from "node:path";
-import type { SourceConfig } from "../config/index.js";
+import { SOURCE_KINDS, type SourceConfig } from "../config/index.js";
 import type { FetchPlan } from "./fetch-plan.js";
-import type { GitFailureKind } from "./git-errors.js";
-import type { FetchedTree, GitFetchRequest } from "./git-fetcher.js";
-import type { DavFetchedTree, WebdavFetchRequest } from "./webdav-fetcher.js";
-
-/** What materialises git trees: the GitFetcher, or a stand-in in tests. */
-export interface GitTrees {
-  materialize(request: GitFetchRequest, refresh: boolean): Promise<FetchedTree>;
-}
-
-/** What materialises WebDAV exports: the WebdavFetcher, or a stand-in in tests. */
-export interface WebdavTrees {
-  materialize(request: WebdavFetchRequest, refresh: boolean): Promise<DavFetchedTree>;
-}
+import type { FailureKind, Fetcher, FetchRequest } from "./fetcher.js";
 
 export interface Tree {
   readonly key: string;
-  readonly kind: "local" | "git" | "webdav" | "failed";
+  /** `local`, `failed` (nothing to fetch), or the kind of the source it was fetched through (`git`, `webdav`, …). */
+  readonly kind: string;
   readonly status: "ok" | "stale" | "failed";
   /** Absolute root of the tree (internal). Absent when there is nothing to read. */
   readonly rootAbs?: string;
-  /** The commit a git tree holds, or the digest of the listing a WebDAV export holds; absent for local folders,
-   *  which can change under us at any time. */
+  /** What a fetched tree holds: the commit of a git tree, the digest of the listing a WebDAV export holds; absent
+   *  for local folders, which can change under us at any time. */
   readonly commit?: string;
   readonly built?: string;
   readonly error?: string;
-  readonly failure?: GitFailureKind;
-  /** The source a git or WebDAV tree came through (its refresh interval and credentials). */
+  readonly failure?: FailureKind;
+  /** The source a fetched tree came through (its refresh interval and credentials). */
   readonly source?: string;
-  /** A live WebDAV fetch whose share failed a revalidation: reads come from the export for a while. */
+  /** A live fetch whose source failed a re-check: reads come from the export for a while. */
   readonly cooling?: boolean;
   /** Why it is cooling (a fixed sentence, never a URL or credential). */
   readonly coolingError?: string;
 }
 
 export interface TreeTableOptions {
-  readonly git?: GitTrees;
-  readonly webdav?: WebdavTrees;
-  /** Whether this build re-resolves the refs of this git fetch (or lists this WebDAV folder) on the remote. */
+  /** The fetcher of each source kind in use, by kind; a kind without one fails its fetches plainly. */
+  readonly fetchers?: ReadonlyMap<string, Fetcher>;
+  /** Whether this build asks the source of this fetch again (re-resolves a git ref, lists a WebDAV folder). */
   readonly refresh?: (key: string, source: SourceConfig) => boolean;
 }
 
@@ -68,53 +57,23 @@ export class TreeTable {
   private async materialize(plan: FetchPlan): Promise<Tree> {
     if (plan.kind === "local") return { key: plan.key, kind: "local", status: "ok", rootAbs: plan.abs };
     if (plan.kind === "failed") return { key: plan.key, kind: "failed", status: "failed", error: plan.error };
-    if (plan.kind === "webdav") return this.materializeWebdav(plan);
-    const git = this.options.git;
-    if (git === undefined) {
-      return {
-        key: plan.key,
-        kind: "git",
-        status: "failed",
-        error: "git sources need a cache directory, and none was given",
-        source: plan.source.name,
-      };
+    const kind = plan.source.kind;
+    const fetcher = this.options.fetchers?.get(kind);
+    if (fetcher === undefined) {
+      const word = SOURCE_KINDS.get(kind)?.word ?? kind;
+      const error = `${word} sources need a cache directory, and none was given`;
+      return { key: plan.key, kind, status: "failed", error, source: plan.source.name };
     }
-    const request: GitFetchRequest = {
+    const request: FetchRequest = {
       key: plan.key,
-      url: plan.url,
       source: plan.source,
+      path: plan.path,
       ...(plan.ref === undefined ? {} : { ref: plan.ref }),
     };
-    const fetched = await git.materialize(request, this.options.refresh?.(plan.key, plan.source) ?? false);
+    const fetched = await fetcher.materialize(request, this.options.refresh?.(plan.key, plan.source) ?? false);
     return {
       key: plan.key,
-      kind: "git",
-      status: fetched.status,
-      source: plan.source.name,
-      ...(fetched.dir === undefined ? {} : { rootAbs: fetched.dir }),
-      ...(fetched.commit === undefined ? {} : { commit: fetched.commit }),
-      ...(fetched.built === undefined ? {} : { built: fetched.built }),
-      ...(fetched.error === undefined ? {} : { error: fetched.error }),
-      ...(fetched.failure === undefined ? {} : { failure: fetched.failure }),
-    };
-  }
-
-  private async materializeWebdav(plan: FetchPlan & { kind: "webdav" }): Promise<Tree> {
-    const webdav = this.options.webdav;
-    if (webdav === undefined) {
-      return {
-        key: plan.key,
-        kind: "webdav",
-        status: "failed",
-        error: "WebDAV sources need a cache directory, and none was given",
-        source: plan.source.name,
-      };
-    }
-    const request: WebdavFetchRequest = { key: plan.key, url: plan.url, path: plan.path, source: plan.source };
-    const fetched = await webdav.materialize(request, this.options.refresh?.(plan.key, plan.source) ?? false);
-    return {
-      key: plan.key,
-      kind: "webdav",
+      kind,
       status: fetched.status,
       source: plan.source.name,
       ...(fetched.dir === undefined ? {} : { rootAbs: fetched.dir }),

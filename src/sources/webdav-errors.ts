@@ -1,16 +1,11 @@
 // A WebDAV failure in words an operator can act on. The client's own messages name the share's URL; they are read
 // only to choose one of these fixed sentences, which name the folder and never a credential.
 import { errorCode } from "../address/index.js";
-import type { GitFailureKind } from "./git-errors.js";
+import { type FailureKind, SourceFailure } from "./fetcher.js";
 
-export class DavFailure extends Error {
-  constructor(
-    readonly kind: GitFailureKind,
-    message: string,
-  ) {
-    super(message);
-    this.name = "DavFailure";
-  }
+/** A failure of a WebDAV source. */
+export function davFailure(kind: FailureKind, message: string): SourceFailure {
+  return new SourceFailure("webdav", kind, message);
 }
 
 const TLS = /^(CERT_|ERR_TLS_|ERR_SSL_|UNABLE_TO_|DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN|HOSTNAME_MISMATCH)/;
@@ -23,21 +18,21 @@ export function statusOf(error: unknown): number | undefined {
 }
 
 /** `folder` is the path inside the share (`""` for its root). */
-export function describeDavFailure(error: unknown, folder: string, timeoutMs: number): DavFailure {
-  if (error instanceof DavFailure) return error;
+export function describeDavFailure(error: unknown, folder: string, timeoutMs: number): SourceFailure {
+  if (error instanceof SourceFailure) return error;
   const status = statusOf(error);
-  if (status === 401) return new DavFailure("auth", "the credentials were refused");
-  if (status === 403) return new DavFailure("auth", "the account may not read this folder");
-  if (status === 404 || status === 409) return new DavFailure("missing", `the folder /${folder} does not exist`);
-  if (status !== undefined) return new DavFailure("other", `the share answered HTTP ${status}`);
+  if (status === 401) return davFailure("auth", "the credentials were refused");
+  if (status === 403) return davFailure("auth", "the account may not read this folder");
+  if (status === 404 || status === 409) return davFailure("missing", `the folder /${folder} does not exist`);
+  if (status !== undefined) return davFailure("other", `the share answered HTTP ${status}`);
   const name = (error as { name?: unknown } | null)?.name;
   if (name === "AbortError" || name === "TimeoutError") {
-    return new DavFailure("timeout", `the share did not answer within ${formatSeconds(timeoutMs)}`);
+    return davFailure("timeout", `the share did not answer within ${formatSeconds(timeoutMs)}`);
   }
   const code = networkCode(error);
-  if (code !== undefined && TLS.test(code)) return new DavFailure("unreachable", `the TLS connection to the share failed (${code})`);
-  if (code !== undefined && UNREACHABLE.has(code)) return new DavFailure("unreachable", `the share could not be reached (${code})`);
-  return new DavFailure("other", `the WebDAV request failed (${code ?? errorCode(error)})`);
+  if (code !== undefined && TLS.test(code)) return davFailure("unreachable", `the TLS connection to the share failed (${code})`);
+  if (code !== undefined && UNREACHABLE.has(code)) return davFailure("unreachable", `the share could not be reached (${code})`);
+  return davFailure("other", `the WebDAV request failed (${code ?? errorCode(error)})`);
 }
 
 /** node-fetch puts the system error's code on the error itself, and sometimes only on its cause. */

@@ -3,7 +3,7 @@
 // Every failure becomes a fixed sentence (webdav-errors.ts): the client's own messages name URLs.
 import { createClient, type FileStat, type WebDAVClient } from "webdav";
 import type { SourceConfig } from "../config/index.js";
-import { DavFailure, describeDavFailure, statusOf } from "./webdav-errors.js";
+import { davFailure, describeDavFailure, statusOf } from "./webdav-errors.js";
 
 /** One file of a listing: what identifies its bytes (the ETag, else the modified time and size), and its size. */
 export interface DavEntry {
@@ -34,7 +34,7 @@ export class DavShare {
     private readonly timeoutMs: number,
   ) {}
 
-  /** A client with the source's credentials, read from `env` now. Throws a DavFailure when one is unset. */
+  /** A client with the source's credentials, read from `env` now. Throws a SourceFailure when one is unset. */
   static open(folder: DavFolder, env: NodeJS.ProcessEnv, timeoutMs: number): DavShare {
     const auth = folder.source.auth;
     const username = typeof auth?.username === "object" ? readEnv(folder.source, env, auth.username.env) : auth?.username;
@@ -154,7 +154,7 @@ function isPlainPath(rel: string): boolean {
 function readEnv(source: SourceConfig, env: NodeJS.ProcessEnv, name: string): string {
   const value = env[name];
   if (value === undefined || value === "") {
-    throw new DavFailure("auth", `the credentials of source '${source.name}' are unavailable: environment variable ${name} is not set`);
+    throw davFailure("auth", `the credentials of source '${source.name}' are unavailable: environment variable ${name} is not set`);
   }
   return value;
 }
