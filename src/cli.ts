@@ -15,7 +15,7 @@ import {
 } from "./config/index.js";
 import { ConfigReloads, ContentCache, ReloadableShelf, type ShelfHolder, ShelfLog, ShelfReader, ShelfService } from "./live/index.js";
 import { createLogger, type Logger, type LogLevel, VERSION } from "./address/index.js";
-import type { Access, Client } from "./http/index.js";
+import type { Access, AccessHolder, Client } from "./http/index.js";
 import { PageClient, ResourceServer } from "./oauth/index.js";
 import { buildMcpServer, DEFAULT_VIEW, type RequestView, type ServerDeps, SessionRegistry } from "./mcp/index.js";
 import { compileScope, scopeOn } from "./resolve/index.js";
@@ -114,9 +114,29 @@ async function runServe(command: CommandSpec, values: Values, dirs: readonly str
   }
   const cacheDir = await usableCacheDir(command, values, settings.cacheDir, (message, fields) => log.log("warn", message, fields));
   const metrics = face === undefined ? undefined : new face.ServerMetrics((record) => log.log("debug", "request", { ...record }));
+  const access: AccessHolder | undefined =
+    face === undefined ? undefined : new face.AccessHolder(accessOf(config, clients, oauth, page, log));
   const { live, reloads, contents, deps, close } = await openLiveShelf(config, cacheDir, () => readConfig(command, values, dirs), {
     log,
     onRebuilt: (seconds, swapped) => metrics?.observeRebuild(seconds, swapped),
+    // A reload takes over anonymous access, its ceiling and the clients; the issuer needs a restart.
+    applyAccess:
+      access !== undefined
+        ? (next) => {
+            const restart: string[] = [];
+            if (JSON.stringify(next.oauth ?? null) !== JSON.stringify(config.oauth ?? null)) {
+              restart.push("oauth (the issuer, its rules and secrets are read at start)");
+            }
+            const read = readClientsNow(next);
+            for (const client of read.unset) {
+              restart.push(
+                `clients/${client.name} (the environment variable ${client.token.env} that holds its token is not set in the running server's environment; the client is not served)`,
+              );
+            }
+            access.replace(accessOf(next, read.clients, oauth, page, log));
+            return restart;
+          }
+        : () => [],
   });
   if (transport === "stdio") return serveOverStdio(command, values, deps, live.holder, close, log);
 
@@ -133,13 +153,14 @@ async function runServe(command: CommandSpec, values: Values, dirs: readonly str
     allowAnyHost: settings.allowAnyHost,
     ...(metrics === undefined ? {} : { metrics }),
     cacheStats: contents.stats,
-    access: accessOf(config, clients, oauth, page, log),
+    access: access ?? accessOf(config, clients, oauth, page, log),
     // POST /reindex reads the config file again first, like SIGHUP.
     reindex: async () => {
       await reloads.reload("POST /reindex");
       return live.reindex();
     },
     configErrors: () => reloads.errors,
+    configRestart: () => reloads.restartNeeded,
     onError: (error) => logError(log, error),
     onRefused: (reason, fields) => log.log("warn", `request refused: ${reason}`, fields),
   }).catch(async (error: unknown) => {
@@ -164,7 +185,12 @@ async function openLiveShelf(
   config: Config,
   cacheDir: string | undefined,
   reread: () => Promise<Config>,
-  options: { readonly log: Logger; readonly onRebuilt: (seconds: number, swapped: boolean) => void },
+  options: {
+    readonly log: Logger;
+    readonly onRebuilt: (seconds: number, swapped: boolean) => void;
+    /** Takes a reloaded config's access over; answers what needs a restart. */
+    readonly applyAccess: (next: Config) => readonly string[];
+  },
 ) {
   const { log } = options;
   const shelfLog = new ShelfLog(log, () => live.holder.current);
@@ -178,7 +204,11 @@ async function openLiveShelf(
       shelfLog.rebuilt(seconds, swapped);
     },
   });
-  const reloads = new ConfigReloads(config, reread, live, log);
+  let ttlMs = config.ttlMs;
+  const reloads = new ConfigReloads(config, reread, live, log, (next) => {
+    ttlMs = next.ttlMs;
+    return options.applyAccess(next);
+  });
   const onHangup = (): void => void reloads.reload("SIGHUP");
   process.on("SIGHUP", onHangup);
   shelfLog.follow(live.holder);
@@ -186,7 +216,10 @@ async function openLiveShelf(
   const deps: ServerDeps = {
     shelf: new ShelfReader(live.holder, contents, live),
     version: VERSION,
-    ttlMs: config.ttlMs,
+    // A reload changes the cache hint of the next answers.
+    get ttlMs() {
+      return ttlMs;
+    },
     onWarning: (path: string, message: string) => log.log("warn", message, { path }),
   };
   const close = async (): Promise<void> => {
@@ -273,18 +306,22 @@ async function serveOverStdio(
 /** Tokens come from the environment when the server starts; every unset one is named (its variable, never a
  *  value), all at once. */
 function readClients(config: Config): Client[] {
-  const unset = config.clients.filter((client) => (process.env[client.token.env] ?? "") === "");
+  const { clients, unset } = readClientsNow(config);
   if (unset.length > 0) {
     throw new UsageError(
       unset.map((client) => `client '${client.name}': the environment variable ${client.token.env} that holds its token is not set`),
     );
   }
-  return config.clients.map((client) => ({
-    name: client.name,
-    token: process.env[client.token.env] as string,
-    scope: client.scope,
-    admin: client.admin,
-  }));
+  return clients;
+}
+
+/** The clients whose token variable is set in this process's environment, and those whose is not. */
+function readClientsNow(config: Config): { clients: Client[]; unset: Config["clients"] } {
+  const unset = config.clients.filter((client) => (process.env[client.token.env] ?? "") === "");
+  const clients = config.clients
+    .filter((client) => !unset.includes(client))
+    .map((client) => ({ name: client.name, token: process.env[client.token.env] as string, scope: client.scope, admin: client.admin }));
+  return { clients, unset };
 }
 
 /** Signing in with the config's issuer: its introspection secret is read here (an unset variable stops the start,

@@ -8,7 +8,7 @@ import type { Express, Request, Response } from "express";
 import type { ShelfHolder } from "../live/index.js";
 import { buildMcpServer, DEFAULT_VIEW, parseRequestSettings, type RequestView, type ServerDeps } from "../mcp/index.js";
 import { compileScope, scopeOn } from "../resolve/index.js";
-import { authenticate, callerOf, formatAuthInfo, requireAdmin, type Access } from "./access.js";
+import { type Access, AccessHolder, accessHolderOf, authenticate, callerOf, formatAuthInfo, grantLabel, requireAdmin } from "./access.js";
 import { buildHealth, httpStatusOf } from "../health/index.js";
 import { formatOpenApi } from "./openapi.js";
 import { InFlight } from "./in-flight.js";
@@ -41,7 +41,11 @@ export interface HttpOptions {
   readonly configErrors?: () => readonly ConfigError[];
   /** Requests refused before MCP processing (unreadable body, too deep, unknown route), one line each. */
   readonly onRefused?: OnRefused;
-  readonly access: Access;
+  /** Who may read what: fixed, or a holder a config reload replaces it in (every request reads the current one). */
+  readonly access: Access | AccessHolder;
+  /** Parts of the config file the running server could not take over at the last reload (each needs a restart):
+   *  /health says so. */
+  readonly configRestart?: () => readonly string[];
   /** Served at GET /metrics (admin-only when clients are declared) and fed by every request. */
   readonly metrics?: ServerMetrics;
   /** The discovery index's caches (one per server); absent: a new one with the default bounds. */
@@ -69,18 +73,27 @@ export interface HttpApp {
 export function createHttpApp(holder: ShelfHolder, deps: ServerDeps, options: HttpOptions): HttpApp {
   const app = createGuardedApp(options);
   const onRefused = options.onRefused ?? (() => undefined);
-  if (options.access.oauth !== undefined) routeResourceMetadata(app, options.access.oauth);
+  const access = accessHolderOf(options.access);
+  // The issuer is the one of the start: a reload never adds or removes it.
+  const oauth = access.current.oauth;
+  if (oauth !== undefined) routeResourceMetadata(app, oauth);
   routeDiscovery(app, {
     shelf: deps.shelf,
     discovery: options.discovery ?? new Discovery(),
-    authenticate: authenticate(options.access),
-    ceilingOf: (req) => callerOf(req)?.scope ?? options.access.anonymousScope ?? null,
+    authenticate: authenticate(access),
+    ceilingOf: (req) => callerOf(req)?.scope ?? access.current.anonymousScope ?? null,
   });
-  mountWeb(app, deps, { access: options.access, configErrors: options.configErrors, onRefused });
-  app.use(authenticate(options.access));
+  mountWeb(app, deps, { access, configErrors: options.configErrors, onRefused });
+  app.use(authenticate(access));
   app.use(limitNesting(MAX_JSON_DEPTH, onRefused));
-  const { mcp, inFlight, sessions, listens } = routeMcp(app, holder, deps, options);
-  routeOperator(app, holder, deps, options);
+  const { mcp, inFlight, sessions, listens } = routeMcp(app, holder, deps, options, access);
+  // A reload that changes what a caller may see closes the sessions and streams it opened under the old grant: the
+  // client opens them again under the new one.
+  access.onReplace((next) => {
+    sessions?.regrant((caller) => grantLabel(next, caller));
+    listens.regrant((caller) => grantLabel(next, caller));
+  });
+  routeOperator(app, holder, deps, options, access);
   // Everything else, and every error (body-parser's included), answers JSON-RPC-shaped JSON, never an HTML page.
   app.use(answerNotFound(onRefused));
   app.use(answerErrors(options.bodyLimit ?? DEFAULT_BODY_LIMIT, onRefused, options.onError));
@@ -111,7 +124,13 @@ function createGuardedApp(options: HttpOptions): Express {
 
 /** /mcp (both eras): the request's scope is refused or compiled here and rides to the server factory, or to the
  *  2025-era session it opens. */
-function routeMcp(app: Express, holder: ShelfHolder, deps: ServerDeps, options: HttpOptions): Omit<HttpApp, "app" | "readiness"> {
+function routeMcp(
+  app: Express,
+  holder: ShelfHolder,
+  deps: ServerDeps,
+  options: HttpOptions,
+  access: AccessHolder,
+): Omit<HttpApp, "app" | "readiness"> {
   // The view was compiled by the route below and rides in the SDK's auth pass-through to the factory.
   const createHandler = (): McpHttpHandler =>
     createMcpHandler((ctx) => buildMcpServer(deps, (ctx.authInfo?.extra?.["view"] as RequestView | undefined) ?? DEFAULT_VIEW, ctx.era), {
@@ -134,7 +153,8 @@ function routeMcp(app: Express, holder: ShelfHolder, deps: ServerDeps, options: 
     );
     // Refused against the shelf the request arrives on; every step of the request then compiles the same scope
     // against the shelf it reads, so a rebuild mid-request never applies one shelf's scope to another.
-    const ceiling = caller?.scope ?? options.access.anonymousScope ?? null;
+    const granted = access.current;
+    const ceiling = caller?.scope ?? granted.anonymousScope ?? null;
     const compiled = compileScope(holder.current, ceiling, settings.scope);
     if (!compiled.ok) return refuseRequest(req, res, compiled.message);
     const view: RequestView = {
@@ -145,24 +165,34 @@ function routeMcp(app: Express, holder: ShelfHolder, deps: ServerDeps, options: 
       personal: caller !== null || compiled.scope.key !== "*",
     };
     (req as Request & { auth?: unknown }).auth = formatAuthInfo(caller, { view });
-    if (isListenRequest(req.body)) return listens.serve(compiled.scope.key, view.scopeOn, req, res);
+    const grant = { caller, label: grantLabel(granted, caller) };
+    if (isListenRequest(req.body)) return listens.serve(compiled.scope.key, view.scopeOn, req, res, grant);
     const stateless = (): void => void handleMcp(req, res, req.body);
     if (sessions === undefined) return stateless();
-    void sessions.serve(req, res, view, stateless);
+    void sessions.serve(req, res, view, stateless, grant);
   });
   return { mcp, inFlight, sessions, listens };
 }
 
 /** The operator's routes: /health, /reindex, /metrics and /openapi.yaml (the page is mounted by mountWeb). */
-function routeOperator(app: Express, holder: ShelfHolder, deps: ServerDeps, options: HttpOptions): void {
-  const admin = requireAdmin(options.access);
+function routeOperator(app: Express, holder: ShelfHolder, deps: ServerDeps, options: HttpOptions, access: AccessHolder): void {
+  const admin = requireAdmin(access);
   app.get("/health", admin, (_req, res) => {
     const report = buildHealth(holder.current);
     const configErrors = options.configErrors?.() ?? [];
-    const oauth = options.access.oauth?.state();
+    const restart = options.configRestart?.() ?? [];
+    const oauth = access.current.oauth?.state();
     res.status(httpStatusOf(report.status)).json({
       ...report,
-      ...(configErrors.length === 0 ? {} : { config: { errors: configErrors } }),
+      ...(configErrors.length === 0 && restart.length === 0
+        ? {}
+        : {
+            config: {
+              ...(configErrors.length === 0 ? {} : { errors: configErrors }),
+              // The file asks for what the running server cannot take over without a restart: it runs on the old.
+              ...(restart.length === 0 ? {} : { matchesFile: false, restartNeeded: restart }),
+            },
+          }),
       ...(oauth === undefined ? {} : { oauth }),
     });
   });

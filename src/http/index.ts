@@ -1,5 +1,5 @@
 // The HTTP face: /mcp, /health, /reindex, the page, and the tokens that decide who sees what.
-export type { Access, Client } from "./access.js";
+export { type Access, AccessHolder, type Client } from "./access.js";
 export { createHttpApp } from "./app.js";
 export { Readiness, type ReadinessState } from "./probes.js";
 export { checkListen, formatHostPort, listen, ListenError } from "./listen.js";

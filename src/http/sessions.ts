@@ -13,6 +13,7 @@ import { Counter, Gauge, type Registry } from "prom-client";
 import type { Logger } from "../address/index.js";
 import { buildMcpServer, type RequestView, type ServerDeps, type Session, SessionRegistry } from "../mcp/index.js";
 import type { Shelf } from "../shelf/index.js";
+import type { Caller } from "./access.js";
 import type { OnRefused } from "./bad-requests.js";
 import type { ServerMetrics } from "./metrics.js";
 
@@ -28,7 +29,14 @@ export interface SessionOptions extends SessionLimits {
   readonly log?: Logger;
 }
 
-export type CloseReason = "deleted" | "idle" | "evicted" | "shutdown" | "failed";
+export type CloseReason = "deleted" | "idle" | "evicted" | "shutdown" | "failed" | "access";
+
+/** Who opened a session or a stream, and what they could see then (`grantLabel`): a reload that changes it closes
+ *  what they opened. */
+export interface Grant {
+  readonly caller: Caller;
+  readonly label: string;
+}
 export type RefusalReason = "unknown" | "credential" | "capacity" | "shutdown";
 
 interface OpenSession {
@@ -37,6 +45,7 @@ interface OpenSession {
   readonly credential: Buffer;
   readonly transport: NodeStreamableHTTPServerTransport;
   readonly entry: Session;
+  readonly grant: Grant;
   /** Requests and streams open on the session. */
   active: number;
   lastActive: number;
@@ -61,7 +70,7 @@ export class LegacySessions {
   private readonly registry = new SessionRegistry();
   private shuttingDown = false;
   private opened = 0;
-  private readonly closed: Record<CloseReason, number> = { deleted: 0, idle: 0, evicted: 0, shutdown: 0, failed: 0 };
+  private readonly closed: Record<CloseReason, number> = { deleted: 0, idle: 0, evicted: 0, shutdown: 0, failed: 0, access: 0 };
   private readonly refused: Record<RefusalReason, number> = { unknown: 0, credential: 0, capacity: 0, shutdown: 0 };
 
   constructor(
@@ -87,7 +96,7 @@ export class LegacySessions {
 
   /** Serves `req` if it is a 2025-era session request: an `initialize`, or anything carrying `Mcp-Session-Id`.
    *  Everything else goes to `stateless` (2026-07-28 traffic, and 2025-era requests sent without a session). */
-  async serve(req: Request, res: Response, view: RequestView, stateless: () => void): Promise<void> {
+  async serve(req: Request, res: Response, view: RequestView, stateless: () => void, grant: Grant): Promise<void> {
     try {
       const id = req.headers[SESSION_HEADER];
       const post = req.method === "POST";
@@ -95,7 +104,7 @@ export class LegacySessions {
       if (id === undefined && !(post && isInitializeRequest(req.body))) return stateless();
       // The SDK's own classification: a 2026-07-28 request is never a session request, whatever it carries.
       if (post && !(await isLegacyRequest(await toWebRequest(req, req.body), req.body))) return stateless();
-      if (id === undefined) return await this.open(req, res, view);
+      if (id === undefined) return await this.open(req, res, view, grant);
       const session = typeof id === "string" ? this.sessions.get(id) : undefined;
       if (session === undefined) return this.notFound(req, res, "unknown");
       if (!timingSafeEqual(session.credential, credentialOf(req))) return this.notFound(req, res, "credential");
@@ -109,6 +118,14 @@ export class LegacySessions {
   /** A rebuild: every session hears what changed under its own scope. */
   announce(previous: Shelf, next: Shelf): Promise<void> {
     return this.registry.announce(previous, next);
+  }
+
+  /** A config reload changed who may see what: every session whose opener's grant changed is closed (a client
+   *  that calls again gets 404 and initializes under its new grant, or is refused). */
+  regrant(labelOf: (caller: Caller) => string): void {
+    for (const session of [...this.sessions.values()]) {
+      if (labelOf(session.grant.caller) !== session.grant.label) void this.end(session.id, "access");
+    }
   }
 
   /** Shutting down: no new session, and every open one closes (its stream ends). */
@@ -148,7 +165,7 @@ export class LegacySessions {
     });
     new Counter({
       name: "skillshelf_mcp_sessions_closed_total",
-      help: "2025-era MCP sessions closed, by reason: deleted by the client, idle, evicted for a new one, shutdown, failed handshake",
+      help: "2025-era MCP sessions closed, by reason: deleted by the client, idle, evicted for a new one, shutdown, failed handshake, access changed by a config reload",
       labelNames: ["reason"],
       registers,
       collect() {
@@ -168,7 +185,7 @@ export class LegacySessions {
     });
   }
 
-  private async open(req: Request, res: Response, view: RequestView): Promise<void> {
+  private async open(req: Request, res: Response, view: RequestView, grant: Grant): Promise<void> {
     if (this.shuttingDown) return this.unavailable(req, res, "shutdown", "The server is shutting down: initialize again");
     if (this.sessions.size >= this.options.max && !this.evictIdlest())
       return this.unavailable(req, res, "capacity", "Too many sessions: try again later");
@@ -185,6 +202,7 @@ export class LegacySessions {
       credential: credentialOf(req),
       transport,
       entry: { mcp, view, subscriptions },
+      grant,
       active: 0,
       lastActive: Date.now(),
       idleTimer: undefined,

@@ -59,12 +59,12 @@ export interface WebAccess {
   /** Clients are declared: the page offers a sign-in form. */
   readonly signIn: boolean;
   /** A token no static client holds (an `Authorization: Bearer` header), checked by the issuer as on /mcp. */
-  readonly authenticate?: (token: string) => Promise<Authenticated>;
+  readonly authenticate?: ((token: string) => Promise<Authenticated>) | undefined;
   /** Signing in with the provider (`oauth.page`): the authorization code flow with PKCE. */
-  readonly provider?: PageClient;
+  readonly provider?: PageClient | undefined;
   /** Visitors without a token may see the shelf (under `anonymousScope` when given). */
   readonly anonymous: boolean;
-  readonly anonymousScope?: ScopeSpec;
+  readonly anonymousScope?: ScopeSpec | undefined;
   /** The health view is open to everyone (no clients and no anonymous ceiling: nothing is hidden from anyone). */
   readonly openHealth: boolean;
   /** Signs form tokens: the same for every replica of one config, secret to everyone else. */
@@ -117,14 +117,15 @@ interface PageSession {
 
 export function createWebRouter(deps: WebDeps): Router {
   const router = express.Router();
-  const csrf = new CsrfTokens(deps.access.formKey);
+  const csrf = new CsrfTokens(() => deps.access.formKey);
   const refused = (req: Request, status: number, reason: string): void =>
     deps.onRefused?.(reason, { status, method: req.method, path: req.path });
   const forms = express.urlencoded({ extended: false, limit: "8kb", parameterLimit: 10 });
   const sessions = new ExpiringStore<PageSession>(MAX_SESSIONS);
   const pending = new ExpiringStore<PendingSignIn>(MAX_PENDING);
   const provider = deps.access.provider;
-  const offersSignIn = deps.access.signIn || provider !== undefined;
+  // Clients come and go with a config reload; the provider is the one of the start.
+  const offersSignIn = (): boolean => deps.access.signIn || provider !== undefined;
 
   /** An `Authorization: Bearer` header wins (a script or a proxy), then the provider's session, then the token
    *  cookie. A stale session or token cookie is no viewer (and is cleared by the caller). */
@@ -191,7 +192,7 @@ export function createWebRouter(deps: WebDeps): Router {
       view: viewOf(shelf, on(shelf)),
       frame: {
         viewer: viewer?.name ?? null,
-        signIn: offersSignIn,
+        signIn: offersSignIn(),
         admin: deps.access.openHealth || viewer?.admin === true,
         csrf: csrf.formToken(req, res),
         version: deps.version,
@@ -218,7 +219,7 @@ export function createWebRouter(deps: WebDeps): Router {
 
   router.get("/signin", securityHeaders, start, (_req, res) => {
     const visit = visitOf(res);
-    if (!offersSignIn) return notFound(res, visit);
+    if (!offersSignIn()) return notFound(res, visit);
     sendSignIn(res, visit, 200, null, deps.access);
   });
   router.post("/signin", securityHeaders, start, forms, (req, res) => {

@@ -76,9 +76,10 @@ export function setCookie(req: Request, res: Response, name: string, options: Co
 }
 
 /** Signs and checks form tokens. The key is given by the layer above (derived from the configured tokens, so every
- *  replica of one config accepts the same forms). */
+ *  replica of one config accepts the same forms), and read at each use: a config reload that changes the clients
+ *  changes it. */
 export class CsrfTokens {
-  constructor(private readonly key: Uint8Array) {}
+  constructor(private readonly key: () => Uint8Array) {}
 
   /** The browser's CSRF cookie, set on this response when it has none yet; the form token that goes with it. */
   formToken(req: Request, res: Response): string {
@@ -100,6 +101,6 @@ export class CsrfTokens {
   }
 
   private sign(nonce: string): string {
-    return createHmac("sha256", this.key).update(nonce, "utf8").digest("base64url");
+    return createHmac("sha256", this.key()).update(nonce, "utf8").digest("base64url");
   }
 }
