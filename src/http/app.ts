@@ -14,7 +14,15 @@ import { formatOpenApi } from "./openapi.js";
 import { InFlight } from "./in-flight.js";
 import { mountWeb } from "./web.js";
 import { Readiness, withProbes } from "./probes.js";
-import { answerErrors, answerNotFound, limitNesting, MAX_JSON_DEPTH, type OnRefused } from "./bad-requests.js";
+import {
+  acceptAbsoluteForm,
+  answerErrors,
+  answerNotFound,
+  limitNesting,
+  MAX_JSON_DEPTH,
+  type OnRefused,
+  refuseMethods,
+} from "./bad-requests.js";
 import { guardStateChanges } from "./exposure.js";
 import { routeResourceMetadata } from "./resource-metadata.js";
 import type { ServerMetrics } from "./metrics.js";
@@ -98,7 +106,14 @@ export function createHttpApp(holder: ShelfHolder, deps: ServerDeps, options: Ht
   app.use(answerNotFound(onRefused));
   app.use(answerErrors(options.bodyLimit ?? DEFAULT_BODY_LIMIT, onRefused, options.onError));
   const readiness = new Readiness();
-  return { app: withProbes(app, readiness, options.metrics?.track), mcp, inFlight, readiness, sessions, listens };
+  return {
+    app: withProbes(app, readiness, options.metrics?.track, acceptAbsoluteForm(onRefused)),
+    mcp,
+    inFlight,
+    readiness,
+    sessions,
+    listens,
+  };
 }
 
 /** The express app with the SDK's Host and Origin checks, our Origin check on every state change, a body limit. */
@@ -142,7 +157,7 @@ function routeMcp(
   if (options.metrics !== undefined) listens.register(options.metrics.registry);
   const inFlight = new InFlight();
   const sessions = openSessions(deps, options);
-  app.all("/mcp", (req, res) => {
+  app.all("/mcp", refuseMethods(options.onRefused ?? (() => undefined)), (req, res) => {
     // Streams (subscriptions/listen, a session's GET) never finish by themselves: a drain does not wait for them.
     if (isListenRequest(req.body) || req.method === "GET") inFlight.exclude(res);
     const caller = callerOf(req);

@@ -31,9 +31,10 @@ function answer(res: Response, status: number, word: string): void {
 /** An app answering the probes, then handing every other request to `inner` (with its Host, Origin and token
  *  checks). While draining, every response carries `Connection: close`, so keep-alive clients reconnect — through
  *  a load balancer, to another replica. */
-export function withProbes(inner: Express, readiness: Readiness, track?: RequestHandler): Express {
+export function withProbes(inner: Express, readiness: Readiness, track?: RequestHandler, first?: RequestHandler): Express {
   const outer = express();
   if (track !== undefined) outer.use(track);
+  if (first !== undefined) outer.use(first);
   outer.disable("x-powered-by");
   outer.disable("etag");
   outer.use((_req: Request, res: Response, next: NextFunction) => {
