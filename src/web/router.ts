@@ -307,6 +307,27 @@ export function createWebRouter(deps: WebDeps): Router {
     clearSession(req, res);
     res.redirect(303, "/");
   });
+
+  // A page address whose `%` escapes do not decode (`/skills/lib/%E0%A4%A`) fails while its route is matched,
+  // before anyone is identified: the page answers 400 itself, as a page, rather than the JSON-RPC error of a body.
+  router.use((error: unknown, req: Request, res: Response, next: NextFunction) => {
+    if (!(error instanceof URIError)) return next(error);
+    refused(req, 400, "the page's address has a malformed % escape");
+    securityHeaders(req, res, () => undefined);
+    const frame: Frame = { viewer: null, signIn: offersSignIn(), admin: false, csrf: csrf.formToken(req, res), version: deps.version };
+    res
+      .status(400)
+      .type("text/html")
+      .send(
+        renderPage(
+          frame,
+          "Bad request",
+          [],
+          html`<h1>Bad request</h1>
+            <p>This address has a malformed % escape. <a href="/">Start from the libraries</a> or search.</p>`,
+        ),
+      );
+  });
   return router;
 }
 
