@@ -140,7 +140,9 @@ async function runServe(command: CommandSpec, values: Values, dirs: readonly str
   });
   if (transport === "stdio") return serveOverStdio(command, values, deps, live.holder, close, log);
 
-  const { serveHttp, isLoopback } = face ?? (await import("./http/index.js"));
+  const { serveHttp, isLoopback, RefusalLog, isClientMistake } = face ?? (await import("./http/index.js"));
+  // What a client got wrong is a warning, at a bounded rate; only the server's own failures are errors.
+  const refusals = new RefusalLog(log);
   // The holder is the same for every config the server serves: a reload publishes into it.
   const serving = await serveHttp(live.holder, deps, {
     host,
@@ -161,8 +163,8 @@ async function runServe(command: CommandSpec, values: Values, dirs: readonly str
     },
     configErrors: () => reloads.errors,
     configRestart: () => reloads.restartNeeded,
-    onError: (error) => logError(log, error),
-    onRefused: (reason, fields) => log.log("warn", `request refused: ${reason}`, fields),
+    onError: (error) => (isClientMistake(error) ? refusals.warn(`request refused: ${(error as Error).message}`) : logError(log, error)),
+    onRefused: (reason, fields) => refusals.warn(`request refused: ${reason}`, fields),
   }).catch(async (error: unknown) => {
     await close();
     throw error;

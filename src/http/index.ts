@@ -6,3 +6,4 @@ export { checkListen, formatHostPort, listen, ListenError } from "./listen.js";
 export { isLoopback, refuseExposure } from "./exposure.js";
 export { type RequestRecord, ServerMetrics } from "./metrics.js";
 export { DRAIN_GRACE_MS, type HttpServing, serveHttp } from "./serve.js";
+export { isClientMistake, RefusalLog } from "./refusal-log.js";

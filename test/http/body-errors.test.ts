@@ -157,6 +157,23 @@ describe.each([
     expect(server.stderr().slice(before)).not.toMatch(/ error /);
   });
 
+  it.each([
+    { body: "[]", line: "Rejected inbound request (empty-batch): Bad Request: empty JSON-RPC batch" },
+    {
+      body: '{"jsonrpc":"2.0"}',
+      line: "Rejected inbound request (invalid-json-rpc-body): Bad Request: the request body is not a valid JSON-RPC message",
+    },
+  ])("logs the client mistake $body as a warning, never an error", async ({ body, line }) => {
+    const headers: Record<string, string> = anonymous ? {} : { authorization: `Bearer ${ADMIN_TOKEN}` };
+    const before = server.stderr().length;
+    const response = await post("/mcp", headers, body);
+    expect(response.status).toBe(400);
+    expect(await logLinesAfter(server, before, "Rejected inbound request")).toEqual([
+      expect.stringMatching(new RegExp(` warn request refused: ${line.replace(/[()]/g, "\\$&")}$`)),
+    ]);
+    expect(server.stderr().slice(before)).not.toMatch(/ error /);
+  });
+
   it("serves a request target in absolute form, whose authority has a port, as its path", async () => {
     const headers: Record<string, string> = anonymous ? {} : { authorization: `Bearer ${ADMIN_TOKEN}` };
     const response = await sendTarget(server, `http://127.0.0.1:${server.port}/mcp`, { ...MCP_HEADERS, ...headers }, nested(2));
