@@ -34,6 +34,7 @@ import {
   DOWNLOAD_POLICY,
   overTls,
   PENDING_COOKIE,
+  SealedValues,
   securityHeaders,
   SESSION_COOKIE,
   setCookie,
@@ -85,9 +86,9 @@ export interface WebDeps {
 export const PAGE_ROWS = 100;
 /** A listed description is cut to this many characters. */
 const DESCRIPTION_CHARS = 160;
-/** Browsers signed in with the provider at once, and sign-ins under way, that the page keeps track of. */
+/** Browsers signed in with the provider at once that the page keeps track of. (A sign-in under way is kept in
+ *  the browser that started it, sealed: it costs the server nothing.) */
 const MAX_SESSIONS = 10_000;
-const MAX_PENDING = 10_000;
 /** A sign-in must come back from the provider within this time. */
 const PENDING_MS = 10 * 60_000;
 /** SKILL.md text rendered on its page; a longer one is cut and its whole text is a download away. */
@@ -122,7 +123,7 @@ export function createWebRouter(deps: WebDeps): Router {
     deps.onRefused?.(reason, { status, method: req.method, path: req.path });
   const forms = express.urlencoded({ extended: false, limit: "8kb", parameterLimit: 10 });
   const sessions = new ExpiringStore<PageSession>(MAX_SESSIONS);
-  const pending = new ExpiringStore<PendingSignIn>(MAX_PENDING);
+  const pending = new SealedValues();
   const provider = deps.access.provider;
   // Clients come and go with a config reload; the provider is the one of the start.
   const offersSignIn = (): boolean => deps.access.signIn || provider !== undefined;
@@ -242,7 +243,8 @@ export function createWebRouter(deps: WebDeps): Router {
   });
 
   // Signing in with the provider: a link sends the browser here, and here to the provider with a fresh state, nonce
-  // and PKCE verifier, kept on the server under the id of a cookie that only the callback path sees. SameSite=Lax:
+  // and PKCE verifier, sealed into a cookie that only the callback path sees (nothing is kept on the server, so
+  // no flood of sign-ins started elsewhere can push this browser's out). SameSite=Lax:
   // the provider's redirect back is a top-level navigation from another site, which a Strict cookie would miss.
   router.get("/signin/oidc", securityHeaders, start, (req, res, next) => {
     const visit = visitOf(res);
@@ -252,15 +254,15 @@ export function createWebRouter(deps: WebDeps): Router {
         refused(req, 503, `sign-in with the provider: ${started.reason}`);
         return sendSignInFailed(res, visit, 503, "The sign-in provider cannot be reached right now. Try again in a minute.");
       }
-      const id = pending.add(started.pending, Date.now() + PENDING_MS);
-      setCookie(req, res, PENDING_COOKIE, { value: id, sameSite: "lax", path: "/signin/oidc", maxAge: PENDING_MS / 1000 });
+      const sealed = pending.seal(started.pending, Date.now() + PENDING_MS);
+      setCookie(req, res, PENDING_COOKIE, { value: sealed, sameSite: "lax", path: "/signin/oidc", maxAge: PENDING_MS / 1000 });
       res.redirect(303, started.url);
     }, next);
   });
   router.get("/signin/oidc/callback", securityHeaders, start, (req, res, next) => {
     const visit = visitOf(res);
     if (provider === undefined) return notFound(res, visit);
-    const started = pending.take(cookiesOf(req)[PENDING_COOKIE]);
+    const started = pendingSignIn(pending.open(cookiesOf(req)[PENDING_COOKIE]));
     setCookie(req, res, PENDING_COOKIE, { value: "", sameSite: "lax", path: "/signin/oidc", maxAge: 0 });
     if (started === undefined) {
       refused(req, 400, "sign-in with the provider: no sign-in of this browser is under way (not started here, used, or expired)");
@@ -329,6 +331,13 @@ export function createWebRouter(deps: WebDeps): Router {
       );
   });
   return router;
+}
+
+/** A sign-in under way as sealed by this process, or undefined. */
+function pendingSignIn(value: unknown): PendingSignIn | undefined {
+  if (typeof value !== "object" || value === null) return undefined;
+  const { state, nonce, verifier } = value as Record<string, unknown>;
+  return typeof state === "string" && typeof nonce === "string" && typeof verifier === "string" ? { state, nonce, verifier } : undefined;
 }
 
 /** Sees nothing: a visitor without a token where anonymous access is off. */
