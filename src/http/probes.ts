@@ -59,6 +59,8 @@ export function withProbes(inner: Express, readiness: Readiness, track?: Request
   outer.disable("x-powered-by");
   outer.disable("etag");
   outer.use((_req: Request, res: Response, next: NextFunction) => {
+    // No answer of this server is to be sniffed into another type: a JSON error read as HTML would run.
+    res.set("X-Content-Type-Options", "nosniff");
     if (readiness.state === "draining") closeAfter(res);
     next();
   });

@@ -18,6 +18,7 @@ const ADMIN_TOKEN = "tok-admin-5b1e0f77c2";
 /** What no answer may carry: an HTML page, a stack frame, a path of this machine. */
 function expectClean(response: RawResponse): void {
   expect(response.headers["content-type"]).toMatch(/^application\/json/);
+  expect(response.headers["x-content-type-options"]).toBe("nosniff");
   expect(response.text).not.toContain("<");
   expect(response.text).not.toMatch(/\bat \w+ \(/);
   expect(response.text).not.toContain(REPO_ROOT);
