@@ -2,7 +2,7 @@
 export { type Access, AccessHolder, type Client } from "./access.js";
 export { createHttpApp } from "./app.js";
 export { Readiness, type ReadinessState } from "./probes.js";
-export { checkListen, formatHostPort, listen, ListenError } from "./listen.js";
+export { checkListen, formatHostPort, HEADERS_TIMEOUT_MS, listen, ListenError, REQUEST_TIMEOUT_MS } from "./listen.js";
 export { isLoopback, refuseExposure } from "./exposure.js";
 export { type RequestRecord, ServerMetrics } from "./metrics.js";
 export { DRAIN_GRACE_MS, type HttpServing, serveHttp } from "./serve.js";
