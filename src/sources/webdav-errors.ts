@@ -1,6 +1,6 @@
 // A WebDAV failure in words an operator can act on. The client's own messages name the share's URL; they are read
 // only to choose one of these fixed sentences, which name the folder and never a credential.
-import { errorCode } from "../address/index.js";
+import { describeErrorCode } from "../address/index.js";
 import type { GitFailureKind } from "./git-errors.js";
 
 export class DavFailure extends Error {
@@ -37,7 +37,10 @@ export function describeDavFailure(error: unknown, folder: string, timeoutMs: nu
   const code = networkCode(error);
   if (code !== undefined && TLS.test(code)) return new DavFailure("unreachable", `the TLS connection to the share failed (${code})`);
   if (code !== undefined && UNREACHABLE.has(code)) return new DavFailure("unreachable", `the share could not be reached (${code})`);
-  return new DavFailure("other", `the WebDAV request failed (${code ?? errorCode(error)})`);
+  // Writing the export found no room (a full disk, a quota, a read-only file system): said as such.
+  const described = describeErrorCode(code === undefined ? error : { code });
+  if (code !== undefined && described !== code) return new DavFailure("other", `the export could not be written (${described})`);
+  return new DavFailure("other", `the WebDAV request failed (${code ?? described})`);
 }
 
 /** node-fetch puts the system error's code on the error itself, and sometimes only on its cause. */
