@@ -55,7 +55,6 @@ function closeAfter(res: Response): void {
 export function withProbes(inner: Express, readiness: Readiness, track?: RequestHandler, first?: RequestHandler): Express {
   const outer = express();
   if (track !== undefined) outer.use(track);
-  if (first !== undefined) outer.use(first);
   outer.disable("x-powered-by");
   outer.disable("etag");
   outer.use((_req: Request, res: Response, next: NextFunction) => {
@@ -64,6 +63,7 @@ export function withProbes(inner: Express, readiness: Readiness, track?: Request
     if (readiness.state === "draining") closeAfter(res);
     next();
   });
+  if (first !== undefined) outer.use(first);
   outer.get("/livez", (_req, res) => answer(res, 200, "ok"));
   outer.get("/readyz", (_req, res) => {
     if (readiness.state === "ready") answer(res, 200, "ready");
