@@ -16,7 +16,7 @@ import {
 } from "./config/index.js";
 import { ConfigReloads, ContentCache, ReloadableShelf, type ShelfHolder, ShelfLog, ShelfReader, ShelfService } from "./live/index.js";
 import { createLogger, type Logger, type LogLevel, VERSION } from "./address/index.js";
-import type { Access, Client, FeedTokens } from "./http/index.js";
+import type { Access, AccessHolder, Client, FeedTokens } from "./http/index.js";
 import { PageClient, ResourceServer } from "./oauth/index.js";
 import { buildMcpServer, DEFAULT_VIEW, type RequestView, type ServerDeps, SessionRegistry } from "./mcp/index.js";
 import { compileScope, scopeOn } from "./resolve/index.js";
@@ -113,16 +113,39 @@ async function runServe(command: CommandSpec, values: Values, dirs: readonly str
     if (refusal !== undefined) throw new UsageError([refusal], command);
     await face.checkListen(host, port);
   }
-  const feeds = face === undefined ? undefined : createFeeds(config, clients, face);
   const cacheDir = await usableCacheDir(command, values, settings.cacheDir, (message, fields) => log.log("warn", message, fields));
   const metrics = face === undefined ? undefined : new face.ServerMetrics((record) => log.log("debug", "request", { ...record }));
+  const access: AccessHolder | undefined =
+    face === undefined ? undefined : new face.AccessHolder(accessOf(config, clients, oauth, page, log));
+  // Links name a client: its ceiling is the one the config running now gives it, reloads included.
+  const feeds = face === undefined || access === undefined ? undefined : createFeeds(config, () => access.current.clients, face);
   const { live, reloads, contents, deps, close } = await openLiveShelf(config, cacheDir, () => readConfig(command, values, dirs), {
     log,
     onRebuilt: (seconds, swapped) => metrics?.observeRebuild(seconds, swapped),
+    // A reload takes over anonymous access, its ceiling and the clients; the issuer needs a restart.
+    applyAccess:
+      access !== undefined
+        ? (next) => {
+            const restart: string[] = [];
+            if (JSON.stringify(next.oauth ?? null) !== JSON.stringify(config.oauth ?? null)) {
+              restart.push("oauth (the issuer, its rules and secrets are read at start)");
+            }
+            const read = readClientsNow(next);
+            for (const client of read.unset) {
+              restart.push(
+                `clients/${client.name} (the environment variable ${client.token.env} that holds its token is not set in the running server's environment; the client is not served)`,
+              );
+            }
+            access.replace(accessOf(next, read.clients, oauth, page, log));
+            return restart;
+          }
+        : () => [],
   });
   if (transport === "stdio") return serveOverStdio(command, values, deps, live.holder, close, log);
 
-  const { serveHttp, isLoopback } = face ?? (await import("./http/index.js"));
+  const { serveHttp, isLoopback, RefusalLog, isClientMistake } = face ?? (await import("./http/index.js"));
+  // What a client got wrong is a warning, at a bounded rate; only the server's own failures are errors.
+  const refusals = new RefusalLog(log);
   // The holder is the same for every config the server serves: a reload publishes into it.
   const serving = await serveHttp(live.holder, deps, {
     host,
@@ -135,7 +158,7 @@ async function runServe(command: CommandSpec, values: Values, dirs: readonly str
     allowAnyHost: settings.allowAnyHost,
     ...(metrics === undefined ? {} : { metrics }),
     cacheStats: contents.stats,
-    access: accessOf(config, clients, oauth, page, log),
+    access: access ?? accessOf(config, clients, oauth, page, log),
     ...(feeds === undefined ? {} : { feeds }),
     // POST /reindex reads the config file again first, like SIGHUP.
     reindex: async () => {
@@ -143,8 +166,9 @@ async function runServe(command: CommandSpec, values: Values, dirs: readonly str
       return live.reindex();
     },
     configErrors: () => reloads.errors,
-    onError: (error) => logError(log, error),
-    onRefused: (reason, fields) => log.log("warn", `request refused: ${reason}`, fields),
+    configRestart: () => reloads.restartNeeded,
+    onError: (error) => (isClientMistake(error) ? refusals.warn(`request refused: ${(error as Error).message}`) : logError(log, error)),
+    onRefused: (reason, fields) => refusals.warn(`request refused: ${reason}`, fields),
   }).catch(async (error: unknown) => {
     await close();
     throw error;
@@ -167,7 +191,12 @@ async function openLiveShelf(
   config: Config,
   cacheDir: string | undefined,
   reread: () => Promise<Config>,
-  options: { readonly log: Logger; readonly onRebuilt: (seconds: number, swapped: boolean) => void },
+  options: {
+    readonly log: Logger;
+    readonly onRebuilt: (seconds: number, swapped: boolean) => void;
+    /** Takes a reloaded config's access over; answers what needs a restart. */
+    readonly applyAccess: (next: Config) => readonly string[];
+  },
 ) {
   const { log } = options;
   const shelfLog = new ShelfLog(log, () => live.holder.current);
@@ -185,14 +214,21 @@ async function openLiveShelf(
       shelfLog.rebuilt(seconds, swapped);
     },
   });
-  const reloads = new ConfigReloads(config, reread, live, log);
+  let ttlMs = config.ttlMs;
+  const reloads = new ConfigReloads(config, reread, live, log, (next) => {
+    ttlMs = next.ttlMs;
+    return options.applyAccess(next);
+  });
   const onHangup = (): void => void reloads.reload("SIGHUP");
   process.on("SIGHUP", onHangup);
   shelfLog.follow(live.holder);
   const deps: ServerDeps = {
     shelf: new ShelfReader(live.holder, contents, live),
     version: VERSION,
-    ttlMs: config.ttlMs,
+    // A reload changes the cache hint of the next answers.
+    get ttlMs() {
+      return ttlMs;
+    },
     onWarning: (path: string, message: string) => log.log("warn", message, { path }),
   };
   const close = async (): Promise<void> => {
@@ -279,18 +315,22 @@ async function serveOverStdio(
 /** Tokens come from the environment when the server starts; every unset one is named (its variable, never a
  *  value), all at once. */
 function readClients(config: Config): Client[] {
-  const unset = config.clients.filter((client) => (process.env[client.token.env] ?? "") === "");
+  const { clients, unset } = readClientsNow(config);
   if (unset.length > 0) {
     throw new UsageError(
       unset.map((client) => `client '${client.name}': the environment variable ${client.token.env} that holds its token is not set`),
     );
   }
-  return config.clients.map((client) => ({
-    name: client.name,
-    token: process.env[client.token.env] as string,
-    scope: client.scope,
-    admin: client.admin,
-  }));
+  return clients;
+}
+
+/** The clients whose token variable is set in this process's environment, and those whose is not. */
+function readClientsNow(config: Config): { clients: Client[]; unset: Config["clients"] } {
+  const unset = config.clients.filter((client) => (process.env[client.token.env] ?? "") === "");
+  const clients = config.clients
+    .filter((client) => !unset.includes(client))
+    .map((client) => ({ name: client.name, token: process.env[client.token.env] as string, scope: client.scope, admin: client.admin }));
+  return { clients, unset };
 }
 
 /** The one reader of secrets: a variable the config names and the environment leaves unset (or empty) stops the
@@ -305,7 +345,7 @@ function readSecret(ref: SecretRef | undefined, where: string, what: string): st
 /** Install links (`feeds`): their secret is read like a token, and must be long enough to sign with. */
 function createFeeds(
   config: Config,
-  clients: readonly Pick<Client, "name" | "scope">[],
+  clients: readonly Pick<Client, "name" | "scope">[] | (() => readonly Pick<Client, "name" | "scope">[]),
   face: typeof import("./http/index.js"),
 ): FeedTokens | undefined {
   const feeds = config.feeds;

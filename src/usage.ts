@@ -142,7 +142,7 @@ const SERVE: CommandSpec = {
       value: "N",
       env: "SKILLSHELF_MAX_SESSIONS",
       default: "1000",
-      help: "The most 2025-era HTTP sessions open at once (1 to 1000000). One more initialize closes the session idle longest; when every session has a request or stream open, it is refused with 503.",
+      help: "The most 2025-era HTTP sessions open at once (1 to 1000000). One credential (one address, for anonymous callers) holds at most a tenth, and a twentieth is kept for admins. One more initialize closes the session idle longest (the caller's own, when it holds its share); when every candidate has a request or stream open, it is refused with 503.",
     },
     {
       name: "session-idle-seconds",

@@ -1,6 +1,6 @@
 // The shared vocabulary of every layer: skill URIs and paths (with the one hidden-name rule), media types, the
 // published order, placeholders, digests and error codes. Pure: no disk, no process, no protocol.
-export { errorCode } from "./errors.js";
+export { describeErrorCode, errorCode } from "./errors.js";
 export { digestBytes, formatDigest } from "./digest.js";
 export { JSON_TYPE, MARKDOWN, mimeTypeFor } from "./media.js";
 export { compareCodeUnits } from "./order.js";

@@ -28,6 +28,51 @@ export interface Access {
 /** The caller: a static client or a signed-in user, or anonymous (`null`). */
 export type Caller = Identity | null;
 
+/** The access a server applies now. A config reload replaces it (anonymous access, its ceiling, the clients and
+ *  their ceilings); every request reads the current one, and whoever holds a session or a stream opened under the
+ *  previous one hears of the change (`onReplace`). The issuer and the page's client of it stay those of the start. */
+export class AccessHolder {
+  private value: Access;
+  private readonly listeners: ((next: Access, previous: Access) => void)[] = [];
+
+  constructor(initial: Access) {
+    this.value = initial;
+  }
+
+  get current(): Access {
+    return this.value;
+  }
+
+  replace(next: Access): void {
+    const previous = this.value;
+    this.value = next;
+    for (const listener of this.listeners) listener(next, previous);
+  }
+
+  onReplace(listener: (next: Access, previous: Access) => void): void {
+    this.listeners.push(listener);
+  }
+}
+
+/** A fixed access (tests, a server without reloads) or one a reload replaces. */
+export function accessHolderOf(access: Access | AccessHolder): AccessHolder {
+  return access instanceof AccessHolder ? access : new AccessHolder(access);
+}
+
+/** What `caller` may see under `access`, as one comparable string: `"refused"` when it may not call at all. A
+ *  session or stream opened under one grant is closed when a reload changes it. A signed-in user's ceiling comes
+ *  from the issuer's rules, which a reload does not change. */
+export function grantLabel(access: Access, caller: Caller): string {
+  if (caller === null) return access.anonymous ? JSON.stringify({ anonymous: access.anonymousScope ?? null }) : "refused";
+  if (!isStaticClient(caller)) return JSON.stringify({ user: caller.scope, admin: caller.admin });
+  const client = access.clients.find((candidate) => candidate.token === caller.token);
+  return client === undefined ? "refused" : JSON.stringify({ client: client.name, scope: client.scope, admin: client.admin });
+}
+
+function isStaticClient(caller: Identity): caller is Client {
+  return typeof (caller as Partial<Client>).token === "string";
+}
+
 const digest = (token: string): Buffer => createHash("sha256").update(token, "utf8").digest();
 
 interface Authenticator {
@@ -75,10 +120,17 @@ function unauthorized(res: Response, invalid: boolean): void {
 
 /** Identifies the caller on every route; refuses a bad token, and no token when anonymous access is off. A token
  *  a static client holds is that client; any other goes to the issuer, when one is configured. */
-export function authenticate(access: Access): (req: Request, res: Response, next: NextFunction) => void {
-  const authenticator = createAuthenticator(access.clients);
-  const oauth = access.oauth;
+export function authenticate(source: Access | AccessHolder): (req: Request, res: Response, next: NextFunction) => void {
+  const holder = accessHolderOf(source);
+  const authenticators = new WeakMap<readonly Client[], Authenticator>();
   return (req, res, next) => {
+    const access = holder.current;
+    const oauth = access.oauth;
+    let authenticator = authenticators.get(access.clients);
+    if (authenticator === undefined) {
+      authenticator = createAuthenticator(access.clients);
+      authenticators.set(access.clients, authenticator);
+    }
     const caller = authenticator.identify(req.headers.authorization);
     if (caller === undefined && oauth !== undefined) return void signIn(oauth, access, req, res, next);
     if (caller === undefined) return unauthorized(res, true);
@@ -129,8 +181,10 @@ function refuseToken(oauth: ResourceServer, res: Response, refusal?: Refusal): v
 /** The operator's routes: open when no clients and no issuer are declared and anonymous callers have no ceiling
  *  (the report and the page show the whole shelf, so they would see past it), else an admin's only (a client with
  *  `admin: true`, or a user an admin rule matches). */
-export function requireAdmin(access: Access): (req: Request, res: Response, next: NextFunction) => void {
+export function requireAdmin(source: Access | AccessHolder): (req: Request, res: Response, next: NextFunction) => void {
+  const holder = accessHolderOf(source);
   return (req, res, next) => {
+    const access = holder.current;
     if (access.clients.length === 0 && access.anonymousScope === undefined && access.oauth === undefined) return next();
     const caller = callerOf(req);
     if (caller === null) return access.oauth === undefined ? unauthorized(res, false) : refuseToken(access.oauth, res);

@@ -16,13 +16,21 @@ import {
   type ServerDeps,
 } from "../mcp/index.js";
 import { compileScope, scopeOn } from "../resolve/index.js";
-import { authenticate, callerOf, formatAuthInfo, requireAdmin, type Access } from "./access.js";
+import { type Access, AccessHolder, accessHolderOf, authenticate, callerOf, formatAuthInfo, grantLabel, requireAdmin } from "./access.js";
 import { buildHealth, httpStatusOf } from "../health/index.js";
 import { formatOpenApi } from "./openapi.js";
 import { InFlight } from "./in-flight.js";
 import { mountWeb } from "./web.js";
 import { Readiness, withProbes } from "./probes.js";
-import { answerErrors, answerNotFound, limitNesting, MAX_JSON_DEPTH, type OnRefused } from "./bad-requests.js";
+import {
+  acceptAbsoluteForm,
+  answerErrors,
+  answerNotFound,
+  limitNesting,
+  MAX_JSON_DEPTH,
+  type OnRefused,
+  refuseMethods,
+} from "./bad-requests.js";
 import { guardStateChanges } from "./exposure.js";
 import { routeResourceMetadata } from "./resource-metadata.js";
 import type { ServerMetrics } from "./metrics.js";
@@ -50,7 +58,11 @@ export interface HttpOptions {
   readonly configErrors?: () => readonly ConfigError[];
   /** Requests refused before MCP processing (unreadable body, too deep, unknown route), one line each. */
   readonly onRefused?: OnRefused;
-  readonly access: Access;
+  /** Who may read what: fixed, or a holder a config reload replaces it in (every request reads the current one). */
+  readonly access: Access | AccessHolder;
+  /** Parts of the config file the running server could not take over at the last reload (each needs a restart):
+   *  /health says so. */
+  readonly configRestart?: () => readonly string[];
   /** Served at GET /metrics (admin-only when clients are declared) and fed by every request. */
   readonly metrics?: ServerMetrics;
   /** The discovery index's caches (one per server); absent: a new one with the default bounds. */
@@ -82,29 +94,46 @@ export interface HttpApp {
 export function createHttpApp(holder: ShelfHolder, deps: ServerDeps, options: HttpOptions): HttpApp {
   const app = createGuardedApp(options);
   const onRefused = options.onRefused ?? (() => undefined);
-  if (options.access.oauth !== undefined) routeResourceMetadata(app, options.access.oauth);
+  const access = accessHolderOf(options.access);
+  // The issuer is the one of the start: a reload never adds or removes it.
+  const oauth = access.current.oauth;
+  if (oauth !== undefined) routeResourceMetadata(app, oauth);
   routeDiscovery(app, {
     shelf: deps.shelf,
     discovery: options.discovery ?? new Discovery(),
-    authenticate: authenticate(options.access),
-    ceilingOf: (req) => callerOf(req)?.scope ?? options.access.anonymousScope ?? null,
+    authenticate: authenticate(access),
+    ceilingOf: (req) => callerOf(req)?.scope ?? access.current.anonymousScope ?? null,
     ...(options.feeds === undefined ? {} : { feeds: options.feeds }),
   });
   mountWeb(app, deps, {
-    access: options.access,
+    access,
     configErrors: options.configErrors,
     onRefused,
     ...(options.feeds === undefined ? {} : { feeds: options.feeds }),
   });
-  app.use(authenticate(options.access));
+  app.use(authenticate(access));
   app.use(limitNesting(MAX_JSON_DEPTH, onRefused));
-  const { mcp, inFlight, sessions, listens } = routeMcp(app, holder, deps, options);
-  routeOperator(app, holder, deps, options);
+  const { mcp, inFlight, sessions, listens } = routeMcp(app, holder, deps, options, access);
+  // A reload that changes what a caller may see closes the sessions and streams it opened under the old grant: the
+  // client opens them again under the new one.
+  access.onReplace((next) => {
+    sessions?.regrant((caller) => grantLabel(next, caller));
+    listens.regrant((caller) => grantLabel(next, caller));
+  });
+  routeOperator(app, holder, deps, options, access);
   // Everything else, and every error (body-parser's included), answers JSON-RPC-shaped JSON, never an HTML page.
   app.use(answerNotFound(onRefused));
   app.use(answerErrors(options.bodyLimit ?? DEFAULT_BODY_LIMIT, onRefused, options.onError));
   const readiness = new Readiness();
-  return { app: withProbes(app, readiness, options.metrics?.track), routes: app, mcp, inFlight, readiness, sessions, listens };
+  return {
+    app: withProbes(app, readiness, options.metrics?.track, acceptAbsoluteForm(onRefused)),
+    routes: app,
+    mcp,
+    inFlight,
+    readiness,
+    sessions,
+    listens,
+  };
 }
 
 /** The express app with the SDK's Host and Origin checks, our Origin check on every state change, a body limit. */
@@ -135,6 +164,7 @@ function routeMcp(
   holder: ShelfHolder,
   deps: ServerDeps,
   options: HttpOptions,
+  access: AccessHolder,
 ): Omit<HttpApp, "app" | "routes" | "readiness"> {
   // The view was compiled by the route below and rides in the SDK's auth pass-through to the factory.
   const createHandler = (): McpHttpHandler =>
@@ -152,7 +182,7 @@ function routeMcp(
   }
   const inFlight = new InFlight();
   const sessions = openSessions(deps, options);
-  app.all("/mcp", (req, res) => {
+  app.all("/mcp", refuseMethods(options.onRefused ?? (() => undefined)), (req, res) => {
     // Streams (subscriptions/listen, a session's GET) never finish by themselves: a drain does not wait for them.
     if (isListenRequest(req.body) || req.method === "GET") inFlight.exclude(res);
     const caller = callerOf(req);
@@ -163,7 +193,8 @@ function routeMcp(
     );
     // Refused against the shelf the request arrives on; every step of the request then compiles the same scope
     // against the shelf it reads, so a rebuild mid-request never applies one shelf's scope to another.
-    const ceiling = caller?.scope ?? options.access.anonymousScope ?? null;
+    const granted = access.current;
+    const ceiling = caller?.scope ?? granted.anonymousScope ?? null;
     const compiled = compileScope(holder.current, ceiling, settings.scope);
     if (!compiled.ok) return refuseRequest(req, res, compiled.message);
     const view: RequestView = {
@@ -174,24 +205,34 @@ function routeMcp(
       personal: caller !== null || compiled.scope.key !== "*",
     };
     (req as Request & { auth?: unknown }).auth = formatAuthInfo(caller, { view });
-    if (isListenRequest(req.body)) return listens.serve(compiled.scope.key, view.scopeOn, req, res);
+    const grant = { caller, label: grantLabel(granted, caller) };
+    if (isListenRequest(req.body)) return listens.serve(compiled.scope.key, view.scopeOn, req, res, grant);
     const stateless = (): void => void handleMcp(req, res, req.body);
     if (sessions === undefined) return stateless();
-    void sessions.serve(req, res, view, stateless);
+    void sessions.serve(req, res, view, stateless, grant);
   });
   return { mcp, inFlight, sessions, listens };
 }
 
 /** The operator's routes: /health, /reindex, /metrics and /openapi.yaml (the page is mounted by mountWeb). */
-function routeOperator(app: Express, holder: ShelfHolder, deps: ServerDeps, options: HttpOptions): void {
-  const admin = requireAdmin(options.access);
+function routeOperator(app: Express, holder: ShelfHolder, deps: ServerDeps, options: HttpOptions, access: AccessHolder): void {
+  const admin = requireAdmin(access);
   app.get("/health", admin, (_req, res) => {
     const report = buildHealth(holder.current);
     const configErrors = options.configErrors?.() ?? [];
-    const oauth = options.access.oauth?.state();
+    const restart = options.configRestart?.() ?? [];
+    const oauth = access.current.oauth?.state();
     res.status(httpStatusOf(report.status)).json({
       ...report,
-      ...(configErrors.length === 0 ? {} : { config: { errors: configErrors } }),
+      ...(configErrors.length === 0 && restart.length === 0
+        ? {}
+        : {
+            config: {
+              ...(configErrors.length === 0 ? {} : { errors: configErrors }),
+              // The file asks for what the running server cannot take over without a restart: it runs on the old.
+              ...(restart.length === 0 ? {} : { matchesFile: false, restartNeeded: restart }),
+            },
+          }),
       ...(oauth === undefined ? {} : { oauth }),
     });
   });

@@ -83,6 +83,45 @@ export function answerNotFound(onRefused: OnRefused): RequestHandler {
   };
 }
 
+/** The methods /mcp serves (a 2025-era session's stream and end are GET and DELETE). */
+export const MCP_METHODS = ["GET", "POST", "DELETE"] as const;
+
+/** Any other method on /mcp (TRACE, PUT, OPTIONS…): 405 naming the allowed ones, before the protocol SDK, which
+ *  knows only its three and would fail on the rest. */
+export function refuseMethods(onRefused: OnRefused): RequestHandler {
+  return (req, res, next) => {
+    if ((MCP_METHODS as readonly string[]).includes(req.method)) return next();
+    const message = `Method not allowed: /mcp answers ${MCP_METHODS.join(", ")}`;
+    onRefused(message, fieldsOf(req, 405));
+    res.set("Allow", MCP_METHODS.join(", "));
+    sendRefusal(res, { status: 405, code: JSONRPC_INVALID_REQUEST, message });
+  };
+}
+
+/** A request target in absolute form (`POST http://host:8000/mcp HTTP/1.1`), which HTTP/1.1 servers must accept
+ *  (RFC 9112, 3.2.2): served as its path, with the target's authority as the Host (checked like any Host). A target
+ *  that is neither a path nor an http(s) URL is refused with 400. */
+export function acceptAbsoluteForm(onRefused: OnRefused): RequestHandler {
+  return (req, res, next) => {
+    if (req.url.startsWith("/") || (req.url === "*" && req.method === "OPTIONS")) return next();
+    let target: URL | undefined;
+    try {
+      target = new URL(req.url);
+    } catch {
+      target = undefined;
+    }
+    if (target === undefined || (target.protocol !== "http:" && target.protocol !== "https:") || target.host === "") {
+      const message = "Bad request target: send a path (/mcp) or an http URL";
+      onRefused(message, { status: 400, method: req.method, path: req.url.slice(0, 200) });
+      return sendRefusal(res, { status: 400, code: JSONRPC_INVALID_REQUEST, message });
+    }
+    req.headers.host = target.host;
+    req.url = `${target.pathname}${target.search}`;
+    req.originalUrl = req.url;
+    next();
+  };
+}
+
 /** Is `value` nested more than `max` arrays/objects deep? Walked with an explicit stack, so the check itself
  *  cannot overflow: {"a":[[1]]} has depth 3. */
 export function exceedsDepth(value: unknown, max: number): boolean {

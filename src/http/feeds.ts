@@ -50,17 +50,18 @@ interface FeedClaims {
 export const MIN_FEED_SECRET_BYTES = 32;
 
 export class FeedTokens {
-  private readonly byName: ReadonlyMap<string, FeedClient>;
+  private readonly clients: () => readonly FeedClient[];
 
+  /** `clients`: the static clients, or a function answering the current ones (a reload may change them). */
   constructor(
     private readonly options: FeedOptions,
-    clients: readonly FeedClient[],
+    clients: readonly FeedClient[] | (() => readonly FeedClient[]),
     private readonly now: () => Date = () => new Date(),
   ) {
     if (options.secret.byteLength < MIN_FEED_SECRET_BYTES) {
       throw new Error(`the feed secret must be at least ${MIN_FEED_SECRET_BYTES} bytes long`);
     }
-    this.byName = new Map(clients.map((client) => [client.name, client]));
+    this.clients = typeof clients === "function" ? clients : () => clients;
   }
 
   /** A link for `holder`: a static client by name (its ceiling as the config says it when the link is used), or a
@@ -98,7 +99,7 @@ export class FeedTokens {
     if (this.options.revoked.has(payload.jti as string)) return null;
     const name = payload.sub as string;
     if (payload["kind"] === "client") {
-      const client = this.byName.get(name);
+      const client = this.clients().find((candidate) => candidate.name === name);
       return client === undefined ? null : { name: client.name, scope: client.scope, admin: false };
     }
     if (payload["kind"] === "user" && typeof payload["scope"] === "object" && payload["scope"] !== null) {

@@ -45,10 +45,34 @@ export function checkListen(host: string, port: number): Promise<void> {
   });
 }
 
-/** An HTTP server for `handler` listening on `host:port`, or a ListenError. */
-export function listen(handler: RequestListener, host: string, port: number): Promise<HttpServer> {
+/** A client has this long to send a request's headers (from its first byte), and this long for the whole request,
+ *  body included (bodies are at most 256 KiB); then it gets 408 and its connection is closed. Answers are not
+ *  bounded by these: a stream (a session's GET, subscriptions/listen) stays open as long as the client reads it. */
+export const HEADERS_TIMEOUT_MS = 10_000;
+export const REQUEST_TIMEOUT_MS = 30_000;
+
+export interface ClientTimeouts {
+  readonly headersMs: number;
+  readonly requestMs: number;
+}
+
+/** An HTTP server for `handler` listening on `host:port`, or a ListenError. Slow clients are cut off after
+ *  `timeouts` (checked every quarter of the headers timeout, at most each second). */
+export function listen(
+  handler: RequestListener,
+  host: string,
+  port: number,
+  timeouts: ClientTimeouts = { headersMs: HEADERS_TIMEOUT_MS, requestMs: REQUEST_TIMEOUT_MS },
+): Promise<HttpServer> {
   return new Promise((resolve, reject) => {
-    const server = createServer(handler);
+    const server = createServer(
+      {
+        headersTimeout: timeouts.headersMs,
+        requestTimeout: timeouts.requestMs,
+        connectionsCheckingInterval: Math.max(10, Math.min(1_000, Math.floor(timeouts.headersMs / 4))),
+      },
+      handler,
+    );
     const onError = (error: unknown): void => reject(describeListenFailure(error, host, port));
     server.once("error", onError);
     server.listen(port, host, () => {

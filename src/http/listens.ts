@@ -10,6 +10,8 @@ import { Gauge, type Registry } from "prom-client";
 import { announceOverHttp } from "../mcp/index.js";
 import type { ScopeOn } from "../resolve/index.js";
 import type { Shelf } from "../shelf/index.js";
+import type { Caller } from "./access.js";
+import type { Grant } from "./sessions.js";
 
 interface Group {
   readonly handler: McpHttpHandler;
@@ -21,6 +23,8 @@ interface Group {
 
 export class ScopedListens {
   private readonly groups = new Map<string, Group>();
+  /** Every open stream with the grant it was opened under. */
+  private readonly streams = new Map<Response, Grant>();
 
   /** `create` makes a handler like the shared one (the same server factory). */
   constructor(
@@ -37,7 +41,7 @@ export class ScopedListens {
 
   /** Serve one listen request in the group of its scope: `key` names the scope (the same ceiling and narrowing
    *  give the same key on every shelf) and `scopeOn` compiles it against each shelf a change is diffed on. */
-  serve(key: string, scopeOn: ScopeOn, req: Request, res: Response): void {
+  serve(key: string, scopeOn: ScopeOn, req: Request, res: Response, grant: Grant): void {
     let group = this.groups.get(key);
     if (group === undefined) {
       const handler = this.create();
@@ -46,12 +50,20 @@ export class ScopedListens {
     }
     const joined = group;
     joined.open++;
+    this.streams.set(res, grant);
     res.once("close", () => {
+      this.streams.delete(res);
       if (--joined.open > 0 || this.groups.get(key) !== joined) return;
       this.groups.delete(key);
       void joined.handler.close().catch(this.onError);
     });
     void joined.serve(req, res, req.body);
+  }
+
+  /** A config reload changed who may see what: every stream whose opener's grant changed is cut (the client
+   *  listens again under its new grant, or is refused). */
+  regrant(labelOf: (caller: Caller) => string): void {
+    for (const [res, grant] of [...this.streams]) if (labelOf(grant.caller) !== grant.label) res.destroy();
   }
 
   /** After a swap: each group hears what changed under its own scope, once per kind. */

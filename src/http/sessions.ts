@@ -1,10 +1,12 @@
 // 2025-era sessions over Streamable HTTP: `initialize` opens a session (`Mcp-Session-Id`), GET opens its stream of
 // notifications, DELETE ends it. Each session is one server instance on the SDK's transport, scoped once, at
 // `initialize`, and bound to the credential that opened it; a rebuild is announced to it through the same
-// registry as stdio sessions, diffed under its own scope. Bounded: at most `max` sessions (a new one replaces the
-// one idle longest, or is refused with 503 when every session is in use) and closed after `idleMs` with no request
-// and no stream open. Anything that is not a 2025-era session request (2026-07-28 traffic, 2025-era requests sent
-// without a session) is handed back to the stateless handler unchanged.
+// registry as stdio sessions, diffed under its own scope. Bounded: at most `max` sessions, a tenth of them per
+// credential (per address for anonymous callers) and a twentieth kept for admins; a new one replaces the one idle
+// longest — the caller's own when it is at its share, never another's — or is refused with 503 when every
+// candidate is in use; and closed after `idleMs` with no request and no stream open. Anything that is not a
+// 2025-era session request (2026-07-28 traffic, 2025-era requests sent without a session) is handed back to the
+// stateless handler unchanged.
 import { createHash, randomUUID, timingSafeEqual } from "node:crypto";
 import { NodeStreamableHTTPServerTransport, toWebRequest } from "@modelcontextprotocol/node";
 import { isInitializeRequest, isLegacyRequest } from "@modelcontextprotocol/server";
@@ -13,6 +15,7 @@ import { Counter, Gauge, type Registry } from "prom-client";
 import type { Logger } from "../address/index.js";
 import { buildMcpServer, type RequestView, type ServerDeps, type Session, SessionRegistry } from "../mcp/index.js";
 import type { Shelf } from "../shelf/index.js";
+import type { Caller } from "./access.js";
 import type { OnRefused } from "./bad-requests.js";
 import type { ServerMetrics } from "./metrics.js";
 
@@ -28,8 +31,25 @@ export interface SessionOptions extends SessionLimits {
   readonly log?: Logger;
 }
 
-export type CloseReason = "deleted" | "idle" | "evicted" | "shutdown" | "failed";
-export type RefusalReason = "unknown" | "credential" | "capacity" | "shutdown";
+export type CloseReason = "deleted" | "idle" | "evicted" | "shutdown" | "failed" | "access";
+
+/** Who opened a session or a stream, and what they could see then (`grantLabel`): a reload that changes it closes
+ *  what they opened. */
+export interface Grant {
+  readonly caller: Caller;
+  readonly label: string;
+}
+export type RefusalReason = "unknown" | "credential" | "capacity" | "share" | "shutdown";
+
+/** Sessions one credential (one anonymous address) may hold: a tenth of the bound, at least one. */
+export function shareOf(max: number): number {
+  return Math.max(1, Math.floor(max / 10));
+}
+
+/** Sessions only admins may open: a twentieth of the bound, none when it is below 20. */
+export function adminRoomOf(max: number): number {
+  return Math.floor(max / 20);
+}
 
 interface OpenSession {
   readonly id: string;
@@ -37,6 +57,9 @@ interface OpenSession {
   readonly credential: Buffer;
   readonly transport: NodeStreamableHTTPServerTransport;
   readonly entry: Session;
+  readonly grant: Grant;
+  /** Whose share it counts against: the credential, or an anonymous caller's address. */
+  readonly owner: string;
   /** Requests and streams open on the session. */
   active: number;
   lastActive: number;
@@ -61,8 +84,8 @@ export class LegacySessions {
   private readonly registry = new SessionRegistry();
   private shuttingDown = false;
   private opened = 0;
-  private readonly closed: Record<CloseReason, number> = { deleted: 0, idle: 0, evicted: 0, shutdown: 0, failed: 0 };
-  private readonly refused: Record<RefusalReason, number> = { unknown: 0, credential: 0, capacity: 0, shutdown: 0 };
+  private readonly closed: Record<CloseReason, number> = { deleted: 0, idle: 0, evicted: 0, shutdown: 0, failed: 0, access: 0 };
+  private readonly refused: Record<RefusalReason, number> = { unknown: 0, credential: 0, capacity: 0, share: 0, shutdown: 0 };
 
   constructor(
     private readonly deps: ServerDeps,
@@ -87,7 +110,7 @@ export class LegacySessions {
 
   /** Serves `req` if it is a 2025-era session request: an `initialize`, or anything carrying `Mcp-Session-Id`.
    *  Everything else goes to `stateless` (2026-07-28 traffic, and 2025-era requests sent without a session). */
-  async serve(req: Request, res: Response, view: RequestView, stateless: () => void): Promise<void> {
+  async serve(req: Request, res: Response, view: RequestView, stateless: () => void, grant: Grant): Promise<void> {
     try {
       const id = req.headers[SESSION_HEADER];
       const post = req.method === "POST";
@@ -95,7 +118,7 @@ export class LegacySessions {
       if (id === undefined && !(post && isInitializeRequest(req.body))) return stateless();
       // The SDK's own classification: a 2026-07-28 request is never a session request, whatever it carries.
       if (post && !(await isLegacyRequest(await toWebRequest(req, req.body), req.body))) return stateless();
-      if (id === undefined) return await this.open(req, res, view);
+      if (id === undefined) return await this.open(req, res, view, grant);
       const session = typeof id === "string" ? this.sessions.get(id) : undefined;
       if (session === undefined) return this.notFound(req, res, "unknown");
       if (!timingSafeEqual(session.credential, credentialOf(req))) return this.notFound(req, res, "credential");
@@ -109,6 +132,14 @@ export class LegacySessions {
   /** A rebuild: every session hears what changed under its own scope. */
   announce(previous: Shelf, next: Shelf): Promise<void> {
     return this.registry.announce(previous, next);
+  }
+
+  /** A config reload changed who may see what: every session whose opener's grant changed is closed (a client
+   *  that calls again gets 404 and initializes under its new grant, or is refused). */
+  regrant(labelOf: (caller: Caller) => string): void {
+    for (const session of [...this.sessions.values()]) {
+      if (labelOf(session.grant.caller) !== session.grant.label) void this.end(session.id, "access");
+    }
   }
 
   /** Shutting down: no new session, and every open one closes (its stream ends). */
@@ -148,7 +179,7 @@ export class LegacySessions {
     });
     new Counter({
       name: "skillshelf_mcp_sessions_closed_total",
-      help: "2025-era MCP sessions closed, by reason: deleted by the client, idle, evicted for a new one, shutdown, failed handshake",
+      help: "2025-era MCP sessions closed, by reason: deleted by the client, idle, evicted for a new one, shutdown, failed handshake, access changed by a config reload",
       labelNames: ["reason"],
       registers,
       collect() {
@@ -158,7 +189,7 @@ export class LegacySessions {
     });
     new Counter({
       name: "skillshelf_mcp_session_refusals_total",
-      help: "Session requests refused, by reason: unknown session id (404), another credential's session (404), no room (503), shutting down (503)",
+      help: "Session requests refused, by reason: unknown session id (404), another credential's session (404), no room (503), the credential's share in use (503), shutting down (503)",
       labelNames: ["reason"],
       registers,
       collect() {
@@ -168,9 +199,18 @@ export class LegacySessions {
     });
   }
 
-  private async open(req: Request, res: Response, view: RequestView): Promise<void> {
+  private async open(req: Request, res: Response, view: RequestView, grant: Grant): Promise<void> {
     if (this.shuttingDown) return this.unavailable(req, res, "shutdown", "The server is shutting down: initialize again");
-    if (this.sessions.size >= this.options.max && !this.evictIdlest())
+    const owner = ownerOf(req, grant);
+    const share = shareOf(this.options.max);
+    // A caller at its share makes room among its own sessions only, never another's.
+    const own = (session: OpenSession): boolean => session.owner === owner;
+    if (this.countOf(owner) >= share && !this.evictIdlest(own, `its credential holds its share of ${share}`)) {
+      return this.unavailable(req, res, "share", `Too many sessions for this credential (${share}): close one or try again later`);
+    }
+    // Admins may use the whole bound; everyone else leaves room for them.
+    const room = grant.caller?.admin === true ? this.options.max : this.options.max - adminRoomOf(this.options.max);
+    if (this.sessions.size >= room && !this.evictIdlest(() => true, `${this.sessions.size} sessions open (--max-sessions)`))
       return this.unavailable(req, res, "capacity", "Too many sessions: try again later");
     const id = randomUUID();
     const subscriptions = new Set<string>();
@@ -185,6 +225,8 @@ export class LegacySessions {
       credential: credentialOf(req),
       transport,
       entry: { mcp, view, subscriptions },
+      grant,
+      owner,
       active: 0,
       lastActive: Date.now(),
       idleTimer: undefined,
@@ -223,19 +265,26 @@ export class LegacySessions {
     await session.transport.handleRequest(req, res, req.method === "POST" ? req.body : undefined);
   }
 
-  /** The session with no request or stream open that was used longest ago, closed to make room. */
-  private evictIdlest(): boolean {
+  private countOf(owner: string): number {
+    let count = 0;
+    for (const session of this.sessions.values()) if (session.owner === owner) count++;
+    return count;
+  }
+
+  /** Of the sessions `among` picks, the one with no request or stream open that was used longest ago, closed to
+   *  make room. */
+  private evictIdlest(among: (session: OpenSession) => boolean, why: string): boolean {
     let idlest: OpenSession | undefined;
     for (const session of this.sessions.values()) {
-      if (session.active === 0 && (idlest === undefined || session.lastActive < idlest.lastActive)) idlest = session;
+      if (session.active === 0 && among(session) && (idlest === undefined || session.lastActive < idlest.lastActive)) idlest = session;
     }
     if (idlest === undefined) return false;
-    void this.end(idlest.id, "evicted");
+    void this.end(idlest.id, "evicted", why);
     return true;
   }
 
   /** Removes the session from the books (idempotent); answers it when it was still there. */
-  private forget(id: string, reason: CloseReason): OpenSession | undefined {
+  private forget(id: string, reason: CloseReason, why?: string): OpenSession | undefined {
     const session = this.sessions.get(id);
     if (session === undefined) return undefined;
     this.sessions.delete(id);
@@ -243,13 +292,13 @@ export class LegacySessions {
     clearTimeout(session.idleTimer);
     this.closed[reason]++;
     const fields = { reason, sessions: this.sessions.size };
-    if (reason === "evicted") this.options.log?.log("warn", `session evicted: ${this.options.max} sessions open (--max-sessions)`, fields);
+    if (reason === "evicted") this.options.log?.log("warn", `session evicted: ${why ?? "no room"}`, fields);
     else this.options.log?.log("debug", "session closed", fields);
     return session;
   }
 
-  private async end(id: string, reason: CloseReason): Promise<void> {
-    const session = this.forget(id, reason);
+  private async end(id: string, reason: CloseReason, why?: string): Promise<void> {
+    const session = this.forget(id, reason, why);
     if (session === undefined) return;
     try {
       await session.transport.close();
@@ -275,9 +324,15 @@ export class LegacySessions {
     });
   }
 
-  private unavailable(req: Request, res: Response, reason: "capacity" | "shutdown", message: string): void {
+  private unavailable(req: Request, res: Response, reason: "capacity" | "share" | "shutdown", message: string): void {
     this.refused[reason]++;
-    this.onRefused(reason === "capacity" ? `no room for a new session: ${this.options.max} in use (--max-sessions)` : "shutting down", {
+    const why =
+      reason === "capacity"
+        ? `no room for a new session: ${this.sessions.size} in use (--max-sessions ${this.options.max}, ${adminRoomOf(this.options.max)} kept for admins)`
+        : reason === "share"
+          ? `no room for a new session: this credential holds its share of ${shareOf(this.options.max)}, all in use`
+          : "shutting down";
+    this.onRefused(why, {
       status: 503,
       method: req.method,
       path: req.path,
@@ -303,6 +358,13 @@ export function openSessions(
   const sessions = new LegacySessions(deps, options.sessions, options.onRefused ?? (() => undefined), options.onError);
   if (options.metrics !== undefined) sessions.register(options.metrics.registry);
   return sessions;
+}
+
+/** Whose share a session counts against: its credential, or for an anonymous caller its address (anonymous
+ *  callers share no credential with one another). */
+function ownerOf(req: Request, grant: Grant): string {
+  if (grant.caller !== null) return `credential:${credentialOf(req).toString("hex")}`;
+  return `address:${req.socket.remoteAddress ?? ""}`;
 }
 
 function credentialOf(req: Request): Buffer {

@@ -4,19 +4,63 @@ import type { Express } from "express";
 import type { ConfigError } from "../config/index.js";
 import type { ServerDeps } from "../mcp/index.js";
 import { createWebRouter, type WebAccess } from "../web/index.js";
-import { type Access, tokenIdentifier } from "./access.js";
+import { type Access, AccessHolder, accessHolderOf, tokenIdentifier } from "./access.js";
 import type { OnRefused } from "./bad-requests.js";
 import type { FeedTokens } from "./feeds.js";
 
-export function webAccess(access: Access, feeds?: FeedTokens): WebAccess {
+/** What the page needs of `access`, derived once per access a reload puts in place: each property reads the
+ *  current one. */
+export function webAccess(source: Access | AccessHolder, feeds?: FeedTokens): WebAccess {
+  const holder = accessHolderOf(source);
+  const derived = new WeakMap<Access, WebAccess>();
+  // Signing in with the provider and no client token to derive a form key from: a key of this process (its sessions
+  // are this process's too).
+  const processKey = randomBytes(32);
+  const now = (): WebAccess => {
+    const access = holder.current;
+    let web = derived.get(access);
+    if (web === undefined) {
+      web = deriveWebAccess(access, processKey, feeds);
+      derived.set(access, web);
+    }
+    return web;
+  };
+  return {
+    identify: (token) => now().identify(token),
+    get signIn() {
+      return now().signIn;
+    },
+    get authenticate() {
+      return now().authenticate;
+    },
+    get provider() {
+      return now().provider;
+    },
+    get anonymous() {
+      return now().anonymous;
+    },
+    get anonymousScope() {
+      return now().anonymousScope;
+    },
+    get openHealth() {
+      return now().openHealth;
+    },
+    get installLink() {
+      return now().installLink;
+    },
+    get formKey() {
+      return now().formKey;
+    },
+  };
+}
+
+function deriveWebAccess(access: Access, processKey: Uint8Array, feeds: FeedTokens | undefined): WebAccess {
   const identify = tokenIdentifier(access.clients);
   // Form tokens are signed with a key derived from every client token: the same on every replica of one config,
   // and nothing anyone without a token can compute.
   const formKey = createHash("sha256").update("skillshelf page forms");
   for (const client of access.clients) formKey.update("\0").update(client.token, "utf8");
-  // Signing in with the provider and no client token to derive it from: a key of this process (its sessions are
-  // this process's too).
-  if (access.page !== undefined && access.clients.length === 0) formKey.update("\0").update(randomBytes(32));
+  if (access.page !== undefined && access.clients.length === 0) formKey.update("\0").update(processKey);
   const oauth = access.oauth;
   return {
     identify: (token) => {
@@ -48,7 +92,7 @@ export function webAccess(access: Access, feeds?: FeedTokens): WebAccess {
 }
 
 export interface WebMount {
-  readonly access: Access;
+  readonly access: Access | AccessHolder;
   readonly configErrors?: (() => readonly ConfigError[]) | undefined;
   readonly onRefused?: OnRefused;
   readonly feeds?: FeedTokens;

@@ -1,7 +1,7 @@
 // Writes the local harvests into the cache directory's record, a second after a build and off the request path, so
 // a restart with an unchanged config can skip the walk. A build that kept every local harvest as it was writes
 // nothing; a record that cannot be written costs the next cold start its shortcut, nothing more.
-import { errorCode, type Logger } from "../address/index.js";
+import { describeErrorCode, type Logger } from "../address/index.js";
 import { writeHarvestCache } from "../assemble/index.js";
 import type { HarvestedPlugin } from "../harvest/index.js";
 import type { Tree } from "../sources/index.js";
@@ -43,7 +43,7 @@ export class HarvestRecorder {
       .then(() => writeHarvestCache(cacheDir, this.configDigest, [...local.values()]))
       .catch((error: unknown) => {
         this.recorded = new Map();
-        this.log?.log("warn", "harvest record not written", { error: errorCode(error) });
+        this.log?.log("warn", "harvest record not written", { error: describeErrorCode(error) });
       });
   }
 

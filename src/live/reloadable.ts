@@ -86,12 +86,18 @@ export function watchConfigFile(file: string, onChange: () => void, quietMs = 25
   };
 }
 
+/** What the server outside the shelf takes over from a reloaded config (who may read what, the cache hint): it
+ *  applies what it can and answers what needs a restart, one line each naming the key and why. */
+export type ApplyConfig = (next: Config) => readonly string[];
+
 /** Reads the config again and serves it when it changed. A config that fails to load is logged with its file, line
  *  and JSON path and kept in `errors` (for /health), and the current shelf keeps serving. Reloads run one after
- *  another. Zero-config directories (`first.file === null`) have no file to read again. */
+ *  another. Zero-config directories (`first.file === null`) have no file to read again. What only a restart can
+ *  take over is logged as a warning at each reload that finds it and kept in `restartNeeded` (for /health). */
 export class ConfigReloads {
   private current: string;
   private failed: readonly ConfigError[] = [];
+  private pending: readonly string[] = [];
   private queue: Promise<void> = Promise.resolve();
   private readonly unwatch: () => void;
 
@@ -100,6 +106,7 @@ export class ConfigReloads {
     private readonly read: () => Promise<Config>,
     private readonly shelf: ReloadableShelf,
     private readonly log: Logger,
+    private readonly apply: ApplyConfig = () => [],
   ) {
     this.current = JSON.stringify(first);
     this.unwatch = first.file === null ? () => undefined : watchConfigFile(first.file, () => void this.reload("config file changed"));
@@ -108,6 +115,12 @@ export class ConfigReloads {
   /** What the last failed reload found wrong (empty after a good one). */
   get errors(): readonly ConfigError[] {
     return this.failed;
+  }
+
+  /** What the file asks for that the running server cannot take over without a restart (empty when it runs the
+   *  file as read). */
+  get restartNeeded(): readonly string[] {
+    return this.pending;
   }
 
   reload(why: string): Promise<void> {
@@ -140,7 +153,13 @@ export class ConfigReloads {
     const text = JSON.stringify(next);
     if (text === this.current) return;
     this.current = text;
+    // Access first: a narrowed ceiling applies from now on, not once the new shelf is built.
+    this.pending = this.apply(next);
+    for (const part of this.pending) this.log.log("warn", `config reloaded in part: needs a restart: ${part}`, { why });
     await this.shelf.reload(next);
-    this.log.log("info", "config reloaded", { why, generation: this.shelf.holder.current.generation });
+    this.log.log("info", this.pending.length === 0 ? "config reloaded" : "config reloaded in part: the running server is not the file's", {
+      why,
+      generation: this.shelf.holder.current.generation,
+    });
   }
 }

@@ -6,7 +6,7 @@ import { createHash } from "node:crypto";
 import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { errorCode, type Logger } from "../address/index.js";
+import { describeErrorCode, type Logger } from "../address/index.js";
 import type { Config } from "../config/index.js";
 import { fingerprintShelf } from "../health/index.js";
 import { type Fetcher, fetchedKind, type LiveTiming, openFetchers, type Tree } from "../sources/index.js";
@@ -266,7 +266,7 @@ export class ShelfService {
         await fetcher.retain([...trees.values()].filter((tree) => tree.kind === kind).map((tree) => tree.key));
       } catch (error) {
         // A cache that cannot be written costs the next cold start its shortcut, nothing more.
-        this.options.log?.log("warn", "cache record not written", { error: errorCode(error) });
+        this.options.log?.log("warn", "cache record not written", { error: describeErrorCode(error) });
       }
     }
   }

@@ -1,7 +1,7 @@
 // Where git fetches live when no --cache-dir is given: the user's cache directory, as the XDG spec names it.
 import { mkdir, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { errorCode } from "../address/index.js";
+import { describeErrorCode } from "../address/index.js";
 
 /** `$XDG_CACHE_HOME/skillshelf` when that is an absolute path, else `<home>/.cache/skillshelf`. */
 export function defaultCacheDir(env: NodeJS.ProcessEnv, home: string): string {
@@ -11,7 +11,8 @@ export function defaultCacheDir(env: NodeJS.ProcessEnv, home: string): string {
   return path.join(home, ".cache", "skillshelf");
 }
 
-/** Why `dir` cannot hold the cache (an errno code: EACCES, EROFS, ENOTDIR, …), or undefined when it can: the
+/** Why `dir` cannot hold the cache (an errno code: EACCES, ENOTDIR, …, with its cause when an operator fixes it
+ *  outside: `ENOSPC: the disk is full`), or undefined when it can: the
  *  directory is created if missing and a probe file is written and removed. */
 export async function cacheDirProblem(dir: string): Promise<string | undefined> {
   try {
@@ -21,6 +22,6 @@ export async function cacheDirProblem(dir: string): Promise<string | undefined> 
     await rm(probe, { force: true });
     return undefined;
   } catch (error) {
-    return errorCode(error);
+    return describeErrorCode(error);
   }
 }

@@ -1,6 +1,6 @@
 // A git failure in words an operator can act on. Git's own stderr is never shown: it names the repository URL
 // (an absolute path for git+file) and cache paths, so it is read only to pick one of these fixed sentences.
-import { errorCode } from "../address/index.js";
+import { describeErrorCode } from "../address/index.js";
 import { type FailureKind, SourceFailure } from "./fetcher.js";
 
 /** A failure of a git source. */
@@ -13,6 +13,9 @@ const AUTH =
 const UNREACHABLE =
   /does not appear to be a git repository|Repository not found|not found|Could not resolve host|Connection refused|Failed to connect|unable to access|Could not read from remote|No such file or directory|timed out/i;
 
+/** Git's words for a write that found no room (its stderr is read, never shown). */
+const DISK_FULL = /No space left on device|Disk quota exceeded/i;
+
 interface ExecError {
   readonly code?: unknown;
   readonly killed?: boolean;
@@ -24,6 +27,7 @@ export function classifyGitFailure(error: ExecError, stderr: string, action: str
   if (error.code === "ENOENT") return gitFailure("other", "the git program was not found: install git to serve git sources");
   if (error.killed === true || error.signal === "SIGKILL")
     return gitFailure("timeout", `git ${action} did not finish in time and was stopped`);
+  if (DISK_FULL.test(stderr)) return gitFailure("other", `git ${action} failed: the disk holding the cache directory is full (ENOSPC)`);
   if (AUTH.test(stderr)) {
     return hasAuth
       ? gitFailure("auth", "the git host refused the credentials")
@@ -39,5 +43,5 @@ export function classifyGitFailure(error: ExecError, stderr: string, action: str
 /** Any thrown value as a failure of a git source, never with a message that was not written here. */
 export function asGitFailure(error: unknown, action: string): SourceFailure {
   if (error instanceof SourceFailure) return error;
-  return gitFailure("other", `${action} failed (${errorCode(error)})`);
+  return gitFailure("other", `${action} failed (${describeErrorCode(error)})`);
 }

@@ -1,6 +1,6 @@
 // A WebDAV failure in words an operator can act on. The client's own messages name the share's URL; they are read
 // only to choose one of these fixed sentences, which name the folder and never a credential.
-import { errorCode } from "../address/index.js";
+import { describeErrorCode } from "../address/index.js";
 import { type FailureKind, SourceFailure } from "./fetcher.js";
 
 /** A failure of a WebDAV source. */
@@ -32,7 +32,10 @@ export function describeDavFailure(error: unknown, folder: string, timeoutMs: nu
   const code = networkCode(error);
   if (code !== undefined && TLS.test(code)) return davFailure("unreachable", `the TLS connection to the share failed (${code})`);
   if (code !== undefined && UNREACHABLE.has(code)) return davFailure("unreachable", `the share could not be reached (${code})`);
-  return davFailure("other", `the WebDAV request failed (${code ?? errorCode(error)})`);
+  // Writing the export found no room (a full disk, a quota, a read-only file system): said as such.
+  const described = describeErrorCode(code === undefined ? error : { code });
+  if (code !== undefined && described !== code) return davFailure("other", `the export could not be written (${described})`);
+  return davFailure("other", `the WebDAV request failed (${code ?? described})`);
 }
 
 /** node-fetch puts the system error's code on the error itself, and sometimes only on its cause. */

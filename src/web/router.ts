@@ -34,6 +34,7 @@ import {
   DOWNLOAD_POLICY,
   overTls,
   PENDING_COOKIE,
+  SealedValues,
   securityHeaders,
   SESSION_COOKIE,
   setCookie,
@@ -59,17 +60,17 @@ export interface WebAccess {
   /** Clients are declared: the page offers a sign-in form. */
   readonly signIn: boolean;
   /** A token no static client holds (an `Authorization: Bearer` header), checked by the issuer as on /mcp. */
-  readonly authenticate?: (token: string) => Promise<Authenticated>;
+  readonly authenticate?: ((token: string) => Promise<Authenticated>) | undefined;
   /** Signing in with the provider (`oauth.page`): the authorization code flow with PKCE. */
-  readonly provider?: PageClient;
+  readonly provider?: PageClient | undefined;
   /** Visitors without a token may see the shelf (under `anonymousScope` when given). */
   readonly anonymous: boolean;
-  readonly anonymousScope?: ScopeSpec;
+  readonly anonymousScope?: ScopeSpec | undefined;
   /** The health view is open to everyone (no clients and no anonymous ceiling: nothing is hidden from anyone). */
   readonly openHealth: boolean;
   /** A personal install link for a signed-in viewer: a path such as `/feeds/<token>`, carrying their scope, for
    *  installers that send no header. Absent: the server issues none. */
-  readonly installLink?: (viewer: WebViewer) => Promise<{ readonly path: string; readonly expires: Date }>;
+  readonly installLink?: ((viewer: WebViewer) => Promise<{ readonly path: string; readonly expires: Date }>) | undefined;
   /** Signs form tokens: the same for every replica of one config, secret to everyone else. */
   readonly formKey: Uint8Array;
 }
@@ -88,9 +89,9 @@ export interface WebDeps {
 export const PAGE_ROWS = 100;
 /** A listed description is cut to this many characters. */
 const DESCRIPTION_CHARS = 160;
-/** Browsers signed in with the provider at once, and sign-ins under way, that the page keeps track of. */
+/** Browsers signed in with the provider at once that the page keeps track of. (A sign-in under way is kept in
+ *  the browser that started it, sealed: it costs the server nothing.) */
 const MAX_SESSIONS = 10_000;
-const MAX_PENDING = 10_000;
 /** A sign-in must come back from the provider within this time. */
 const PENDING_MS = 10 * 60_000;
 /** SKILL.md text rendered on its page; a longer one is cut and its whole text is a download away. */
@@ -120,14 +121,15 @@ interface PageSession {
 
 export function createWebRouter(deps: WebDeps): Router {
   const router = express.Router();
-  const csrf = new CsrfTokens(deps.access.formKey);
+  const csrf = new CsrfTokens(() => deps.access.formKey);
   const refused = (req: Request, status: number, reason: string): void =>
     deps.onRefused?.(reason, { status, method: req.method, path: req.path });
   const forms = express.urlencoded({ extended: false, limit: "8kb", parameterLimit: 10 });
   const sessions = new ExpiringStore<PageSession>(MAX_SESSIONS);
-  const pending = new ExpiringStore<PendingSignIn>(MAX_PENDING);
+  const pending = new SealedValues();
   const provider = deps.access.provider;
-  const offersSignIn = deps.access.signIn || provider !== undefined;
+  // Clients come and go with a config reload; the provider is the one of the start.
+  const offersSignIn = (): boolean => deps.access.signIn || provider !== undefined;
 
   /** An `Authorization: Bearer` header wins (a script or a proxy), then the provider's session, then the token
    *  cookie. A stale session or token cookie is no viewer (and is cleared by the caller). */
@@ -194,7 +196,7 @@ export function createWebRouter(deps: WebDeps): Router {
       view: viewOf(shelf, on(shelf)),
       frame: {
         viewer: viewer?.name ?? null,
-        signIn: offersSignIn,
+        signIn: offersSignIn(),
         admin: deps.access.openHealth || viewer?.admin === true,
         csrf: csrf.formToken(req, res),
         version: deps.version,
@@ -223,7 +225,7 @@ export function createWebRouter(deps: WebDeps): Router {
 
   router.get("/signin", securityHeaders, start, (_req, res) => {
     const visit = visitOf(res);
-    if (!offersSignIn) return notFound(res, visit);
+    if (!offersSignIn()) return notFound(res, visit);
     sendSignIn(res, visit, 200, null, deps.access);
   });
   router.post("/signin", securityHeaders, start, forms, (req, res) => {
@@ -246,7 +248,8 @@ export function createWebRouter(deps: WebDeps): Router {
   });
 
   // Signing in with the provider: a link sends the browser here, and here to the provider with a fresh state, nonce
-  // and PKCE verifier, kept on the server under the id of a cookie that only the callback path sees. SameSite=Lax:
+  // and PKCE verifier, sealed into a cookie that only the callback path sees (nothing is kept on the server, so
+  // no flood of sign-ins started elsewhere can push this browser's out). SameSite=Lax:
   // the provider's redirect back is a top-level navigation from another site, which a Strict cookie would miss.
   router.get("/signin/oidc", securityHeaders, start, (req, res, next) => {
     const visit = visitOf(res);
@@ -256,15 +259,15 @@ export function createWebRouter(deps: WebDeps): Router {
         refused(req, 503, `sign-in with the provider: ${started.reason}`);
         return sendSignInFailed(res, visit, 503, "The sign-in provider cannot be reached right now. Try again in a minute.");
       }
-      const id = pending.add(started.pending, Date.now() + PENDING_MS);
-      setCookie(req, res, PENDING_COOKIE, { value: id, sameSite: "lax", path: "/signin/oidc", maxAge: PENDING_MS / 1000 });
+      const sealed = pending.seal(started.pending, Date.now() + PENDING_MS);
+      setCookie(req, res, PENDING_COOKIE, { value: sealed, sameSite: "lax", path: "/signin/oidc", maxAge: PENDING_MS / 1000 });
       res.redirect(303, started.url);
     }, next);
   });
   router.get("/signin/oidc/callback", securityHeaders, start, (req, res, next) => {
     const visit = visitOf(res);
     if (provider === undefined) return notFound(res, visit);
-    const started = pending.take(cookiesOf(req)[PENDING_COOKIE]);
+    const started = pendingSignIn(pending.open(cookiesOf(req)[PENDING_COOKIE]));
     setCookie(req, res, PENDING_COOKIE, { value: "", sameSite: "lax", path: "/signin/oidc", maxAge: 0 });
     if (started === undefined) {
       refused(req, 400, "sign-in with the provider: no sign-in of this browser is under way (not started here, used, or expired)");
@@ -311,7 +314,35 @@ export function createWebRouter(deps: WebDeps): Router {
     clearSession(req, res);
     res.redirect(303, "/");
   });
+
+  // A page address whose `%` escapes do not decode (`/skills/lib/%E0%A4%A`) fails while its route is matched,
+  // before anyone is identified: the page answers 400 itself, as a page, rather than the JSON-RPC error of a body.
+  router.use((error: unknown, req: Request, res: Response, next: NextFunction) => {
+    if (!(error instanceof URIError)) return next(error);
+    refused(req, 400, "the page's address has a malformed % escape");
+    securityHeaders(req, res, () => undefined);
+    const frame: Frame = { viewer: null, signIn: offersSignIn(), admin: false, csrf: csrf.formToken(req, res), version: deps.version };
+    res
+      .status(400)
+      .type("text/html")
+      .send(
+        renderPage(
+          frame,
+          "Bad request",
+          [],
+          html`<h1>Bad request</h1>
+            <p>This address has a malformed % escape. <a href="/">Start from the libraries</a> or search.</p>`,
+        ),
+      );
+  });
   return router;
+}
+
+/** A sign-in under way as sealed by this process, or undefined. */
+function pendingSignIn(value: unknown): PendingSignIn | undefined {
+  if (typeof value !== "object" || value === null) return undefined;
+  const { state, nonce, verifier } = value as Record<string, unknown>;
+  return typeof state === "string" && typeof nonce === "string" && typeof verifier === "string" ? { state, nonce, verifier } : undefined;
 }
 
 /** Sees nothing: a visitor without a token where anonymous access is off. */

@@ -2,7 +2,7 @@
 // only this server's stylesheet; no page may be framed. Forms that change state carry a token that must match the
 // browser's CSRF cookie (a signed double submit): a page of another site can neither read that cookie nor
 // compute the token, and the Origin check of every POST comes on top.
-import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
+import { createCipheriv, createDecipheriv, createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 import { parseCookie, stringifySetCookie } from "cookie";
 import type { NextFunction, Request, Response } from "express";
 
@@ -76,9 +76,10 @@ export function setCookie(req: Request, res: Response, name: string, options: Co
 }
 
 /** Signs and checks form tokens. The key is given by the layer above (derived from the configured tokens, so every
- *  replica of one config accepts the same forms). */
+ *  replica of one config accepts the same forms), and read at each use: a config reload that changes the clients
+ *  changes it. */
 export class CsrfTokens {
-  constructor(private readonly key: Uint8Array) {}
+  constructor(private readonly key: () => Uint8Array) {}
 
   /** The browser's CSRF cookie, set on this response when it has none yet; the form token that goes with it. */
   formToken(req: Request, res: Response): string {
@@ -100,6 +101,37 @@ export class CsrfTokens {
   }
 
   private sign(nonce: string): string {
-    return createHmac("sha256", this.key).update(nonce, "utf8").digest("base64url");
+    return createHmac("sha256", this.key()).update(nonce, "utf8").digest("base64url");
+  }
+}
+
+/** What only this process can read or make: a value sealed (AES-256-GCM) into a cookie with the time it expires.
+ *  A sign-in under way keeps its state, nonce and PKCE verifier this way, in the browser that started it, so no
+ *  number of sign-ins started by anyone costs the server memory or pushes out another browser's. */
+export class SealedValues {
+  private readonly key = randomBytes(32);
+
+  constructor(private readonly now: () => number = Date.now) {}
+
+  seal(value: unknown, until: number): string {
+    const iv = randomBytes(12);
+    const cipher = createCipheriv("aes-256-gcm", this.key, iv);
+    const sealed = Buffer.concat([cipher.update(JSON.stringify({ value, until }), "utf8"), cipher.final()]);
+    return Buffer.concat([iv, cipher.getAuthTag(), sealed]).toString("base64url");
+  }
+
+  /** The value sealed in `text` while it lives; undefined when it was not sealed here, was changed, or expired. */
+  open(text: string | undefined): unknown {
+    if (text === undefined || !/^[A-Za-z0-9_-]{40,4096}$/.test(text)) return undefined;
+    const bytes = Buffer.from(text, "base64url");
+    try {
+      const decipher = createDecipheriv("aes-256-gcm", this.key, bytes.subarray(0, 12));
+      decipher.setAuthTag(bytes.subarray(12, 28));
+      const plain = Buffer.concat([decipher.update(bytes.subarray(28)), decipher.final()]).toString("utf8");
+      const { value, until } = JSON.parse(plain) as { value: unknown; until: unknown };
+      return typeof until === "number" && until > this.now() ? value : undefined;
+    } catch {
+      return undefined;
+    }
   }
 }

@@ -3,6 +3,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, describe, expect, test } from "vitest";
+import { initializeBody, MCP_HEADERS, type RawResponse, send } from "../support/http.js";
 import { killStragglers, startHttpServer, type ServerProcess } from "../support/process.js";
 import { tempDir } from "../support/temp.js";
 
@@ -69,6 +70,108 @@ describe("reading the config again while serving", () => {
       await until(async () => (await libraries(server)).length === 1);
       const mended = (await (await fetch(`${server.origin}/health`)).json()) as { config?: unknown };
       expect(mended.config).toBeUndefined();
+    } finally {
+      await server.stop();
+    }
+  });
+});
+
+describe("a reload that changes who may read what", () => {
+  const ADMIN = "reload-admin-secret";
+  const READER = "reload-reader-secret";
+  const env = { RELOAD_ADMIN_TOKEN: ADMIN, RELOAD_READER_TOKEN: READER };
+  const withAccess = (anonymous: string, readerScope: string, extra = ""): string =>
+    `${TWO}anonymous: ${anonymous}\nclients:\n` +
+    `  - {name: ops, token: {env: RELOAD_ADMIN_TOKEN}, admin: true}\n` +
+    `  - {name: reader, token: {env: RELOAD_READER_TOKEN}, scope: ${readerScope}}\n${extra}`;
+  const page = async (server: ServerProcess, route: string, token?: string): Promise<number> =>
+    (await fetch(`${server.origin}${route}`, token === undefined ? {} : { headers: { Authorization: `Bearer ${token}` } })).status;
+  const initialize = (server: ServerProcess): Promise<RawResponse> =>
+    send(server.origin, { method: "POST", path: "/mcp", headers: MCP_HEADERS, body: initializeBody() });
+  const health = async (server: ServerProcess): Promise<{ config?: unknown }> =>
+    (await (await fetch(`${server.origin}/health`, { headers: { Authorization: `Bearer ${ADMIN}` } })).json()) as { config?: unknown };
+  const reloaded = (server: ServerProcess): number =>
+    server
+      .stderr()
+      .split("\n")
+      .filter((line) => / config reloaded/.test(line)).length;
+
+  test("SIGHUP takes over anonymous access, its ceiling and a client's ceiling, closes the sessions opened under the old, and names what needs a restart", async () => {
+    write("config/skillshelf.yaml", withAccess("{scope: {library: one}}", "{library: one}"));
+    const server = await startHttpServer(["--config", configFile, "--cache-dir", tempDir("skillshelf-reload-cache-")], { env });
+    try {
+      expect(await page(server, "/libraries/one")).toBe(200);
+      expect(await page(server, "/libraries/two")).toBe(404);
+      expect(await page(server, "/libraries/two", READER)).toBe(404);
+      const opened = await initialize(server);
+      expect(opened.status).toBe(200);
+      const sessionId = opened.headers["mcp-session-id"] as string;
+      const ping = (): Promise<RawResponse> =>
+        send(server.origin, {
+          method: "POST",
+          path: "/mcp",
+          headers: { ...MCP_HEADERS, "Mcp-Session-Id": sessionId, "Mcp-Protocol-Version": "2025-11-25" },
+          body: JSON.stringify({ jsonrpc: "2.0", id: 2, method: "ping" }),
+        });
+      expect((await ping()).status).toBe(200);
+
+      // Both ceilings move to the other library.
+      let before = reloaded(server);
+      write("config/skillshelf.yaml", withAccess("{scope: {library: two}}", "{library: two}"));
+      server.child.kill("SIGHUP");
+      await until(async () => reloaded(server) > before);
+      expect(await page(server, "/libraries/one")).toBe(404);
+      expect(await page(server, "/libraries/two")).toBe(200);
+      expect(await page(server, "/libraries/one", READER)).toBe(404);
+      expect(await page(server, "/libraries/two", READER)).toBe(200);
+      // The anonymous session opened under the old ceiling is gone: the client initializes again.
+      expect((await ping()).status).toBe(404);
+      expect(await health(server)).not.toHaveProperty("config");
+
+      // Anonymous access off: a request without a token is refused at once.
+      before = reloaded(server);
+      write("config/skillshelf.yaml", withAccess("false", "{library: two}"));
+      server.child.kill("SIGHUP");
+      await until(async () => reloaded(server) > before);
+      expect((await initialize(server)).status).toBe(401);
+      expect(await page(server, "/")).toBe(401);
+      expect(await page(server, "/libraries/two", READER)).toBe(200);
+
+      // An issuer and a client whose token variable the running server does not have: the rest is taken over,
+      // and each of the two is named in a warning and on /health.
+      before = reloaded(server);
+      const oauth = "oauth:\n  issuer: https://login.example.com/realms/eng\n  resource: https://skills.example.com/mcp\n";
+      write(
+        "config/skillshelf.yaml",
+        withAccess("true", "{library: one}", oauth).replace(
+          "clients:\n",
+          "clients:\n  - {name: newcomer, token: {env: RELOAD_NEW_TOKEN}}\n",
+        ),
+      );
+      server.child.kill("SIGHUP");
+      await until(async () => reloaded(server) > before);
+      expect((await initialize(server)).status).toBe(200);
+      expect(await page(server, "/libraries/one", READER)).toBe(200);
+      expect(await health(server)).toEqual(
+        expect.objectContaining({
+          config: {
+            matchesFile: false,
+            restartNeeded: [
+              "oauth (the issuer, its rules and secrets are read at start)",
+              "clients/newcomer (the environment variable RELOAD_NEW_TOKEN that holds its token is not set in the running server's environment; the client is not served)",
+            ],
+          },
+        }),
+      );
+      expect(server.stderr()).toMatch(/warn config reloaded in part: needs a restart: oauth \(/);
+      expect(server.stderr()).toMatch(/warn config reloaded in part: needs a restart: clients\/newcomer \(/);
+
+      // Back to what runs: /health no longer says so.
+      before = reloaded(server);
+      write("config/skillshelf.yaml", withAccess("true", "{library: one}"));
+      server.child.kill("SIGHUP");
+      await until(async () => reloaded(server) > before);
+      expect(await health(server)).not.toHaveProperty("config");
     } finally {
       await server.stop();
     }

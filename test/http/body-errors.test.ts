@@ -3,6 +3,7 @@
 // JSON-RPC error with the right status, never express's HTML page with a stack and this machine's paths, and
 // the log names it in one line; with anonymous access off too.
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import http from "node:http";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { gzipSync } from "node:zlib";
@@ -17,6 +18,7 @@ const ADMIN_TOKEN = "tok-admin-5b1e0f77c2";
 /** What no answer may carry: an HTML page, a stack frame, a path of this machine. */
 function expectClean(response: RawResponse): void {
   expect(response.headers["content-type"]).toMatch(/^application\/json/);
+  expect(response.headers["x-content-type-options"]).toBe("nosniff");
   expect(response.text).not.toContain("<");
   expect(response.text).not.toMatch(/\bat \w+ \(/);
   expect(response.text).not.toContain(REPO_ROOT);
@@ -41,6 +43,21 @@ async function logLinesAfter(server: ServerProcess, from: number, marker: string
   while (lines().length === 0) await new Promise((resolve) => setTimeout(resolve, 10));
   await new Promise((resolve) => setTimeout(resolve, 50));
   return lines();
+}
+
+/** A request whose request line carries `target` exactly as given (absolute form, or no path at all). */
+function sendTarget(server: ServerProcess, target: string, headers: Record<string, string>, body: string): Promise<RawResponse> {
+  return new Promise((resolve, reject) => {
+    const request = http.request({ host: "127.0.0.1", port: server.port, method: "POST", path: target, headers, agent: false });
+    request.once("error", reject);
+    request.once("response", (res) => {
+      let text = "";
+      res.setEncoding("utf8");
+      res.on("data", (chunk: string) => (text += chunk));
+      res.once("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text }));
+    });
+    request.end(body);
+  });
 }
 
 /** The SSE or JSON body of a 2025-era answer, as its one JSON-RPC message. */
@@ -121,6 +138,67 @@ describe.each([
     expect(response.status).toBe(404);
     expectClean(response);
     expect(rpcError(response)).toMatchObject({ jsonrpc: "2.0", error: { code: -32600 }, id: null });
+  });
+
+  it.each(["TRACE", "PUT", "PATCH", "OPTIONS"])("answers %s /mcp with 405 naming the methods it serves, not a 500", async (method) => {
+    const headers: Record<string, string> = anonymous ? {} : { authorization: `Bearer ${ADMIN_TOKEN}` };
+    const before = server.stderr().length;
+    const response = await send(server.origin, { method, path: "/mcp", headers });
+    expect(response.status).toBe(405);
+    expect(response.headers["allow"]).toBe("GET, POST, DELETE");
+    expectClean(response);
+    expect(rpcError(response)).toEqual({
+      jsonrpc: "2.0",
+      error: { code: -32600, message: "Method not allowed: /mcp answers GET, POST, DELETE" },
+      id: null,
+    });
+    expect(await logLinesAfter(server, before, "Method not allowed")).toEqual([
+      expect.stringMatching(/ warn request refused: Method not allowed: \/mcp answers GET, POST, DELETE status=405 method=\w+ path=\/mcp$/),
+    ]);
+    expect(server.stderr().slice(before)).not.toMatch(/ error /);
+  });
+
+  it.each([
+    { body: "[]", line: "Rejected inbound request (empty-batch): Bad Request: empty JSON-RPC batch" },
+    {
+      body: '{"jsonrpc":"2.0"}',
+      line: "Rejected inbound request (invalid-json-rpc-body): Bad Request: the request body is not a valid JSON-RPC message",
+    },
+  ])("logs the client mistake $body as a warning, never an error", async ({ body, line }) => {
+    const headers: Record<string, string> = anonymous ? {} : { authorization: `Bearer ${ADMIN_TOKEN}` };
+    const before = server.stderr().length;
+    const response = await post("/mcp", headers, body);
+    expect(response.status).toBe(400);
+    expect(await logLinesAfter(server, before, "Rejected inbound request")).toEqual([
+      expect.stringMatching(new RegExp(` warn request refused: ${line.replace(/[()]/g, "\\$&")}$`)),
+    ]);
+    expect(server.stderr().slice(before)).not.toMatch(/ error /);
+  });
+
+  it("serves a request target in absolute form, whose authority has a port, as its path", async () => {
+    const headers: Record<string, string> = anonymous ? {} : { authorization: `Bearer ${ADMIN_TOKEN}` };
+    const response = await sendTarget(server, `http://127.0.0.1:${server.port}/mcp`, { ...MCP_HEADERS, ...headers }, nested(2));
+    expect(response.status).toBe(200);
+    expect(rpcMessage(response)).toMatchObject({ jsonrpc: "2.0", id: 7, result: { resources: expect.any(Array) } });
+  });
+
+  it.each(["ftp://127.0.0.1/mcp", "ws://127.0.0.1/mcp"])("answers the request target %s with 400, not a 500", async (target) => {
+    const before = server.stderr().length;
+    const response = await sendTarget(server, target, MCP_HEADERS, nested(2));
+    expect(response.status).toBe(400);
+    expectClean(response);
+    expect(rpcError(response)).toEqual({
+      jsonrpc: "2.0",
+      error: { code: -32600, message: "Bad request target: send a path (/mcp) or an http URL" },
+      id: null,
+    });
+    expect(server.stderr().slice(before)).not.toMatch(/ error /);
+  });
+
+  it("checks the authority of an absolute-form target as the Host", async () => {
+    const response = await sendTarget(server, `http://evil.example:${server.port}/mcp`, MCP_HEADERS, nested(2));
+    expect(response.status).toBe(403);
+    expectClean(response);
   });
 
   it("answers an array nested 5,000 deep as an invalid request (400 -32600), not a 500", async () => {

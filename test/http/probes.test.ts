@@ -79,6 +79,16 @@ describe("the probes", () => {
     expect([ready.status, ready.text, live.status, health.status]).toEqual([503, "draining\n", 200, 200]);
     // Keep-alive clients are told to reconnect (elsewhere, behind a load balancer).
     expect(health.headers.connection).toBe("close");
+    // So are the protocol's answers, streamed (SSE) or not, and its refusals.
+    const streamed = await send(server.origin, {
+      method: "POST",
+      path: "/mcp",
+      headers: MCP_HEADERS,
+      body: JSON.stringify({ jsonrpc: "2.0", id: 2, method: "tools/list" }),
+    });
+    expect([streamed.status, streamed.headers["content-type"], streamed.headers.connection]).toEqual([200, "text/event-stream", "close"]);
+    const refused = await send(server.origin, { method: "POST", path: "/mcp", headers: MCP_HEADERS, body: "[]" });
+    expect([refused.status, refused.headers.connection]).toEqual([400, "close"]);
 
     const exited = server.stop("SIGTERM");
     await logged(server, "draining in-flight requests");

@@ -119,12 +119,44 @@ async function initialize(server: ServerProcess, headers: Record<string, string>
 
 const LIST = { jsonrpc: "2.0", id: 7, method: "resources/list", params: {} };
 
+/** A raw POST sent from `address` (a loopback address: every 127.x.y.z reaches a server bound to 127.0.0.1). */
+function postFrom(server: ServerProcess, address: string, body: string, headers: Record<string, string> = {}): Promise<RawResponse> {
+  return new Promise((resolve, reject) => {
+    const request = http.request(new URL("/mcp", server.origin), {
+      method: "POST",
+      localAddress: address,
+      headers: { ...MCP_HEADERS, "MCP-Protocol-Version": "2025-11-25", ...headers },
+      agent: false,
+    });
+    request.once("error", reject);
+    request.once("response", (res) => {
+      let text = "";
+      res.setEncoding("utf8");
+      res.on("data", (chunk: string) => (text += chunk));
+      res.once("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text }));
+    });
+    request.end(body);
+  });
+}
+
+/** A raw initialize from `address`: the new session's id. */
+async function initializeFrom(server: ServerProcess, address: string, headers: Record<string, string> = {}): Promise<string> {
+  const answer = await postFrom(server, address, initializeBody(), headers);
+  expect(answer.status).toBe(200);
+  return answer.headers["mcp-session-id"] as string;
+}
+
 /** A GET stream held open on `session`; `close()` ends it from the client's side. */
-async function openStream(server: ServerProcess, session: string): Promise<{ status: number; ended: Promise<void>; close(): void }> {
+async function openStream(
+  server: ServerProcess,
+  session: string,
+  address = "127.0.0.1",
+  headers: Record<string, string> = {},
+): Promise<{ status: number; ended: Promise<void>; close(): void }> {
   return new Promise((resolve, reject) => {
     const request = http.get(
       new URL("/mcp", server.origin),
-      { headers: { Accept: "text/event-stream", "Mcp-Session-Id": session }, agent: false },
+      { headers: { Accept: "text/event-stream", "Mcp-Session-Id": session, ...headers }, localAddress: address, agent: false },
       (res) => {
         const ended = new Promise<void>((done) => {
           res.once("end", done);
@@ -285,42 +317,75 @@ describe("the bounds of sessions", () => {
     server = undefined;
   });
 
-  test("--max-sessions: a new session closes the one idle longest; with none idle it is refused with 503", async () => {
-    server = await startHttpServer(["--config", EXAMPLE_CONFIG, "--max-sessions", "2"]);
-    const first = await initialize(server);
-    const second = await initialize(server);
-    const stream = await openStream(server, second);
-    expect(stream.status).toBe(200);
-    // Full: the first (idle) session makes room; the second has its stream open and stays.
-    const third = await initialize(server);
-    expect((await post(server, LIST, { "Mcp-Session-Id": first })).status).toBe(404);
-    expect((await post(server, LIST, { "Mcp-Session-Id": second })).status).toBe(200);
-    expect(server.stderr()).toContain("warn session evicted: 2 sessions open (--max-sessions) reason=evicted sessions=1");
+  test("--max-sessions: a caller at its share makes room among its own sessions only; admins keep room; with none idle a newcomer is refused with 503", async () => {
+    // 20 sessions: a share of 2 per credential (per address for anonymous callers), 1 kept for admins.
+    const srv = await startHttpServer(["--config", copyShelf().config, "--max-sessions", "20"], { env: TOKENS });
+    server = srv;
+    const streams: { close(): void }[] = [];
+    const held = async (headers: Record<string, string>, address = "127.0.0.1"): Promise<string> => {
+      const id = await initializeFrom(srv, address, headers);
+      const stream = await openStream(srv, id, address, headers);
+      expect(stream.status).toBe(200);
+      streams.push(stream);
+      return id;
+    };
+    try {
+      // One anonymous caller: its share is two. The first sits idle, the second holds its stream open.
+      const first = await initializeFrom(srv, "127.0.0.2");
+      await held({}, "127.0.0.2");
+      // A third from the same address closes its own idle session, and nobody else's.
+      const writerIdle = await initialize(srv, { Authorization: `Bearer ${WRITER}` });
+      const third = await initializeFrom(srv, "127.0.0.2");
+      expect((await post(srv, LIST, { "Mcp-Session-Id": first })).status).toBe(404);
+      expect((await post(srv, LIST, { "Mcp-Session-Id": writerIdle, Authorization: `Bearer ${WRITER}` })).status).toBe(200);
+      expect(srv.stderr()).toContain("warn session evicted: its credential holds its share of 2 reason=evicted");
+      // Both its sessions in use: a fourth is refused, and still nothing of another caller's is closed.
+      const thirdStream = await openStream(srv, third, "127.0.0.2");
+      streams.push(thirdStream);
+      const overShare = await postFrom(srv, "127.0.0.2", initializeBody());
+      expect([overShare.status, overShare.headers["retry-after"], JSON.parse(overShare.text)]).toEqual([
+        503,
+        "5",
+        {
+          jsonrpc: "2.0",
+          error: { code: -32000, message: "Too many sessions for this credential (2): close one or try again later" },
+          id: 1,
+        },
+      ]);
+      expect((await post(srv, LIST, { "Mcp-Session-Id": writerIdle, Authorization: `Bearer ${WRITER}` })).status).toBe(200);
+      await until("the share refusal logged", () =>
+        srv.stderr().includes("request refused: no room for a new session: this credential holds its share of 2, all in use status=503"),
+      );
 
-    // Both in use now: a fourth is refused, and nothing is evicted.
-    const thirdStream = await openStream(server, third);
-    const refused = await post(server, initializeBody());
-    expect(refused.status).toBe(503);
-    expect(refused.headers["retry-after"]).toBe("5");
-    expect(refused.headers["mcp-session-id"]).toBeUndefined();
-    expect(JSON.parse(refused.text)).toEqual({
-      jsonrpc: "2.0",
-      error: { code: -32000, message: "Too many sessions: try again later" },
-      id: 1,
-    });
-    expect(server.stderr()).toContain("request refused: no room for a new session: 2 in use (--max-sessions) status=503");
-    expect((await post(server, LIST, { "Mcp-Session-Id": third })).status).toBe(200);
-    const metrics = await scrape(server);
-    expect([
-      metrics["skillshelf_mcp_sessions"],
-      metrics["skillshelf_mcp_sessions_max"],
-      metrics["skillshelf_mcp_sessions_opened_total"],
-      metrics["skillshelf_mcp_sessions_closed_total{evicted}"],
-      metrics["skillshelf_mcp_session_refusals_total{capacity}"],
-      metrics["skillshelf_mcp_session_refusals_total{unknown}"],
-    ]).toEqual(["2", "2", "3", "1", "1", "1"]);
-    stream.close();
-    thirdStream.close();
+      // Fill the room of non-admins (19) with sessions in use: the writer's two, 7 more addresses × 2, one more.
+      await held({ Authorization: `Bearer ${WRITER}` });
+      streams.push(await openStream(srv, writerIdle, "127.0.0.1", { Authorization: `Bearer ${WRITER}` }));
+      for (let host = 3; host <= 9; host++) {
+        await held({}, `127.0.0.${host}`);
+        await held({}, `127.0.0.${host}`);
+      }
+      await held({}, "127.0.0.10");
+      // 19 in use: a newcomer is refused, and no session in use is cut for it.
+      const refused = await postFrom(srv, "127.0.0.11", initializeBody());
+      expect(refused.status).toBe(503);
+      expect(JSON.parse(refused.text)).toEqual({
+        jsonrpc: "2.0",
+        error: { code: -32000, message: "Too many sessions: try again later" },
+        id: 1,
+      });
+      // The admin still gets in.
+      await held({ Authorization: `Bearer ${READER}` });
+      const metrics = await scrape(srv, READER);
+      expect([
+        metrics["skillshelf_mcp_sessions"],
+        metrics["skillshelf_mcp_sessions_max"],
+        metrics["skillshelf_mcp_sessions_closed_total{evicted}"],
+        metrics["skillshelf_mcp_session_refusals_total{share}"],
+        metrics["skillshelf_mcp_session_refusals_total{capacity}"],
+      ]).toEqual(["20", "20", "1", "1", "1"]);
+    } finally {
+      for (const stream of streams) stream.close();
+    }
   });
 
   test("--session-idle-seconds: a session with no request and no stream open is closed; an open stream keeps it", async () => {

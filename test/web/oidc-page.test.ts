@@ -2,6 +2,7 @@
 // with PKCE, state and nonce, started at /signin/oidc and finished at its callback, a browser (fetch with a cookie
 // jar) posting the provider's login and consent pages. The session then sees exactly what the same user's token
 // sees on /mcp — the ceiling the groups grant — and signing out ends it.
+import http from "node:http";
 import makeFetchCookie from "fetch-cookie";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { connectHttp, listSkillUris } from "../scopes/harness.js";
@@ -27,6 +28,8 @@ afterAll(async () => {
 const CALLBACK = (): string => `${origin}/signin/oidc/callback`;
 const named = (lines: readonly string[], name: string): string[] => lines.filter((line) => line.startsWith(`${name}=`));
 const ID = "[A-Za-z0-9_-]{43}";
+/** A sign-in under way, sealed: 12 bytes of IV, 16 of tag, then the encrypted state, nonce, verifier and expiry. */
+const SEALED = "[A-Za-z0-9_-]{200,400}";
 
 interface SignedIn {
   readonly browser: typeof fetch;
@@ -89,12 +92,14 @@ describe("signing in with the provider", () => {
     expect(params["code_challenge"]).toMatch(/^[A-Za-z0-9_-]{43}$/);
     expect(params["state"]).toMatch(/^[A-Za-z0-9_-]{43}$/);
     expect(params["nonce"]).toMatch(/^[A-Za-z0-9_-]{43}$/);
-    // Only an id reaches the browser, for the callback's path only, sent on the provider's redirect back (Lax).
+    // Only a sealed value reaches the browser, for the callback's path only, sent on the provider's redirect back
+    // (Lax): none of the state, nonce or verifier can be read from it.
     expect(named(start.headers.getSetCookie(), "skillshelf_signin")).toEqual([
-      expect.stringMatching(new RegExp(`^skillshelf_signin=${ID}; Max-Age=600; Path=/signin/oidc; HttpOnly; SameSite=Lax$`)),
+      expect.stringMatching(new RegExp(`^skillshelf_signin=${SEALED}; Max-Age=600; Path=/signin/oidc; HttpOnly; SameSite=Lax$`)),
     ]);
-    const id = /^skillshelf_signin=([^;]+)/.exec(named(start.headers.getSetCookie(), "skillshelf_signin")[0] ?? "")?.[1] ?? "";
-    for (const value of Object.values(params)) expect(value === id).toBe(false);
+    const sealed = /^skillshelf_signin=([^;]+)/.exec(named(start.headers.getSetCookie(), "skillshelf_signin")[0] ?? "")?.[1] ?? "";
+    const opened = Buffer.from(sealed, "base64url").toString("latin1");
+    for (const value of Object.values(params)) expect(opened.includes(value)).toBe(false);
   });
 
   it("signs alice in: a session cookie (HttpOnly, SameSite=Lax) holding no token, and exactly the libraries her groups grant", async () => {
@@ -229,6 +234,50 @@ describe("signing in with the provider", () => {
     ]);
   });
 
+  it("completes a sign-in started before 10,050 sign-ins started by someone else, and a changed or foreign cookie starts none", async () => {
+    refusals.length = 0;
+    const browser = makeFetchCookie(fetch);
+    const start = await browser(`${origin}/signin/oidc`, { redirect: "manual" });
+    await start.body?.cancel();
+    // One visitor without cookies starts sign-in after sign-in, as fast as the server answers.
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 16 });
+    const flood = async (count: number): Promise<number> => {
+      let redirected = 0;
+      await Promise.all(
+        Array.from({ length: 16 }, async (_, worker) => {
+          for (let i = worker; i < count; i += 16) {
+            const status = await new Promise<number>((resolve, reject) => {
+              http
+                .get(`${origin}/signin/oidc`, { agent }, (res) => {
+                  res.resume();
+                  res.once("end", () => resolve(res.statusCode ?? 0));
+                })
+                .once("error", reject);
+            });
+            if (status === 303) redirected++;
+          }
+        }),
+      );
+      return redirected;
+    };
+    expect(await flood(10_050)).toBe(10_050);
+    agent.destroy();
+    const callback = await provider.authorize(new URL(start.headers.get("location") ?? ""), "alice", { browser, callback: CALLBACK() });
+    const back = await browser(callback.href, { redirect: "manual" });
+    expect([back.status, back.headers.get("location")]).toEqual([303, "/"]);
+    expect(refusals).toEqual([]);
+
+    // A sealed value changed by one character, or sealed by another server, is no sign-in under way.
+    const other = await fetch(`${origin}/signin/oidc`, { redirect: "manual" });
+    await other.body?.cancel();
+    const sealed = /^skillshelf_signin=([^;]+)/.exec(named(other.headers.getSetCookie(), "skillshelf_signin")[0] ?? "")?.[1] ?? "";
+    const flipped = `${sealed.slice(0, 40)}${sealed[40] === "A" ? "B" : "A"}${sealed.slice(41)}`;
+    for (const value of [flipped, "x".repeat(43)]) {
+      const answer = await fetch(`${CALLBACK()}?code=c&state=s`, { redirect: "manual", headers: { Cookie: `skillshelf_signin=${value}` } });
+      expect(answer.status).toBe(400);
+    }
+  }, 120_000);
+
   it("refuses a user no rule grants anything, as /mcp does", async () => {
     refusals.length = 0;
     const { back } = await signIn("eve");
@@ -277,7 +326,7 @@ describe("signing in with the provider", () => {
   it("flags the cookies Secure behind a proxy that says it terminated TLS", async () => {
     const start = await fetch(`${origin}/signin/oidc`, { redirect: "manual", headers: { "x-forwarded-proto": "https" } });
     expect(named(start.headers.getSetCookie(), "skillshelf_signin")).toEqual([
-      expect.stringMatching(new RegExp(`^skillshelf_signin=${ID}; Max-Age=600; Path=/signin/oidc; HttpOnly; Secure; SameSite=Lax$`)),
+      expect.stringMatching(new RegExp(`^skillshelf_signin=${SEALED}; Max-Age=600; Path=/signin/oidc; HttpOnly; Secure; SameSite=Lax$`)),
     ]);
   });
 

@@ -309,6 +309,23 @@ describe("the page with anonymous access under a ceiling", () => {
     expect(connect.text).not.toContain("Authorization");
   });
 
+  it.each(["/skills/pub/%E0%A4%A", "/libraries/%zz", "/files/pub/%", "/raw/pub/a%2"])(
+    "answers %s, whose %% escape does not decode, with a page 400, not a JSON-RPC error",
+    async (route) => {
+      const before = served.refusals.length;
+      const response = await send(served.origin, { path: route });
+      expect(response.status).toBe(400);
+      expect(response.headers["content-type"]).toBe("text/html; charset=utf-8");
+      expect(response.headers["content-security-policy"]).toBe(CSP);
+      expect(response.headers["x-content-type-options"]).toBe("nosniff");
+      expect(squash(response.text)).toContain(
+        '<h1>Bad request</h1><p>This address has a malformed % escape. <a href="/">Start from the libraries</a> or search.</p>',
+      );
+      expect(response.text).not.toContain("jsonrpc");
+      expect(served.refusals.slice(before)).toEqual([`400 GET ${route}: the page's address has a malformed % escape`]);
+    },
+  );
+
   it("shows a signed-in client its own ceiling, and the entries that send its token", async () => {
     const session = await signIn(served.origin, TOKENS.secretOnly);
     const home = await send(served.origin, { path: "/", headers: { Cookie: session } });
