@@ -100,7 +100,7 @@ async function servedFiles(plugin: string): Promise<Map<string, Buffer>> {
   return new Map([...out].sort(([a], [b]) => (a < b ? -1 : 1)));
 }
 
-describe("Claude Code", () => {
+describe("Claude Code", { timeout: 120_000 }, () => {
   test("validates every marketplace the server makes", async () => {
     const home = homeWith(undefined);
     for (const address of [

@@ -43,7 +43,7 @@ async function git(args: string[], cwd?: string): Promise<{ stdout: string; stde
   return { stdout: stdout.trim(), stderr };
 }
 
-describe("the git remote", () => {
+describe("the git remote", { timeout: 60_000 }, () => {
   test("two replicas give the same commits to a shallow clone and to a fetch after an edit, with only the change sent", async () => {
     const url = (served: Served): string => `${withToken(served.origin, WIDE_TOKEN)}/plugins/git/kit/kit.git`;
     const a = path.join(makeTemp("skillshelf-clone-"), "a");
