@@ -2,7 +2,7 @@
 // each plugin's served files (its skills' files, its library files, its prompts as Claude commands) named by the
 // path they have in the plugin, the digest of that content and the version derived from it.
 import { createHash } from "node:crypto";
-import { compareCodeUnits, formatSkillUri } from "../address/index.js";
+import { compareCodeUnits, formatSkillUri, pluginName } from "../address/index.js";
 import type { PluginMeta } from "../harvest/index.js";
 import { visiblePrompts, visibleSkills, type Scope } from "../resolve/index.js";
 import type { Shelf } from "../shelf/index.js";
@@ -35,15 +35,6 @@ export interface PluginContent {
   readonly digest: string;
   /** The plugin's version with the content digest appended: `1.2.0-sk.<12 hex>` (`0.0.0-…` when it declares none). */
   readonly version: string;
-}
-
-const NAME_REFUSED = /[^A-Za-z0-9._-]/g;
-const MAX_NAME = 128;
-
-/** `review@acme` => `review-acme`; a name starting with `.`, `_` or `-` gets a `p` in front. */
-export function pluginName(id: string): string {
-  const name = id.replace(NAME_REFUSED, "-");
-  return (/^[A-Za-z0-9]/.test(name) ? name : `p${name}`).slice(0, MAX_NAME);
 }
 
 /** Every plugin with a skill or a prompt the scope sees, library by library (libraries by name, plugins in library

@@ -8,12 +8,12 @@ export {
   keywordsOf,
   listPlugins,
   pluginContent,
-  pluginName,
   versionOf,
   type ListedPlugin,
   type PluginContent,
   type PluginEntry,
 } from "./catalog.js";
+export { pluginName } from "../address/index.js";
 export { SCOPE_MARKETPLACE, formatMarketplace, libraryMarketplaceName, type Marketplace, type MarketplaceInput } from "./marketplace.js";
 export {
   BRANCH,

@@ -1,6 +1,7 @@
 // A Claude Code plugin marketplace (`.claude-plugin/marketplace.json`) for one scope or one library: every plugin the
 // caller sees, with its git URL (`{"source": "url"}`: a marketplace added by URL has no folder of its own for
 // relative sources), its description, version, category and keywords. The same names are the plugins' manifests'.
+export { SCOPE_MARKETPLACE, libraryMarketplaceName } from "../address/index.js";
 import type { PluginContent } from "./catalog.js";
 import { keywordsOf } from "./catalog.js";
 
@@ -19,13 +20,6 @@ export interface Marketplace {
   /** Plugins left out because an earlier one has their name: `<library>/<plugin>`. */
   readonly left: readonly string[];
 }
-
-/** The name of a library's marketplace: `skillshelf-<library>` with what Claude Code refuses turned into `-`. */
-export function libraryMarketplaceName(library: string): string {
-  return `skillshelf-${library.replace(/[^A-Za-z0-9._-]/g, "-")}`;
-}
-
-export const SCOPE_MARKETPLACE = "skillshelf";
 
 export function formatMarketplace(input: MarketplaceInput): Marketplace {
   const names = new Set<string>();
