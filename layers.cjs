@@ -19,6 +19,7 @@ const EVERY_FOLDER = [
   "discovery",
   "search",
   "health",
+  "plugins",
   "live",
   "mcp",
   "oauth",
@@ -39,6 +40,7 @@ const LAYERS = [
   { name: "discovery", pure: true, imports: ["address", "config", "prompts", "harvest", "shelf", "resolve"], typesFrom: [] },
   { name: "search", pure: true, imports: ["address", "config", "prompts", "harvest", "shelf", "resolve"], typesFrom: [] },
   { name: "health", pure: true, imports: ["address", "config", "prompts", "harvest", "shelf", "resolve", "discovery"], typesFrom: [] },
+  { name: "plugins", pure: false, imports: ["address", "config", "prompts", "harvest", "shelf", "resolve"], typesFrom: [] },
   {
     name: "live",
     pure: false,

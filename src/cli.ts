@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // The only file that touches argv, the environment, signals, stdout/stderr and exit codes.
 import os from "node:os";
+import path from "node:path";
 import { format, parseArgs } from "node:util";
 import v8 from "node:v8";
 import { serveStdio } from "@modelcontextprotocol/server/stdio";
@@ -22,6 +23,7 @@ import { buildMcpServer, DEFAULT_VIEW, type RequestView, type ServerDeps, Sessio
 import { compileScope, scopeOn } from "./resolve/index.js";
 import { buildHealth, formatCheckReport, hasProblems } from "./health/index.js";
 import { cacheDirProblem, defaultCacheDir } from "./sources/index.js";
+import { PluginRepos } from "./plugins/index.js";
 import { listSetting, readServeSettings, setting as settingOf, sourceOf, UsageError, type Values } from "./settings.js";
 import { type CommandSpec, commandNamed, EXIT_CODES, formatCommandHelp, formatOverview, formatUsageHint, parseOptionsOf } from "./usage.js";
 
@@ -158,6 +160,10 @@ async function runServe(command: CommandSpec, values: Values, dirs: readonly str
     allowAnyHost: settings.allowAnyHost,
     ...(metrics === undefined ? {} : { metrics }),
     cacheStats: contents.stats,
+    // The plugins' git repositories live in the cache directory (os.tmpdir() when there is none): made again on demand.
+    pluginRepos: new PluginRepos({
+      dir: path.join(cacheDir ?? os.tmpdir(), cacheDir === undefined ? `skillshelf-plugins-${process.pid}` : "plugin-repos"),
+    }),
     access: access ?? accessOf(config, clients, oauth, page, log),
     ...(feeds === undefined ? {} : { feeds }),
     // POST /reindex reads the config file again first, like SIGHUP.

@@ -34,3 +34,4 @@ export { LOG_LEVELS, createLogger, type LogFormat, type LogLevel, type Logger } 
 export { VERSION } from "./version.js";
 export { memoize, memoizeBy } from "./memo.js";
 export { cutAtWord, formatOneLine } from "./text.js";
+export { SCOPE_MARKETPLACE, libraryMarketplaceName, pluginName } from "./plugin-names.js";

@@ -40,6 +40,8 @@ import { ScopedListens } from "./listens.js";
 import { routeDiscovery } from "./discovery.js";
 import type { FeedTokens } from "./feeds.js";
 import { Discovery } from "../discovery/index.js";
+import { defaultPluginRepos, routePlugins, type PluginLimits } from "./plugins.js";
+import type { PluginRepos } from "../plugins/index.js";
 
 export interface HttpOptions {
   readonly host: string;
@@ -69,6 +71,10 @@ export interface HttpOptions {
   readonly discovery?: Discovery;
   /** Personal install links (`/feeds/<token>/…`); absent: none is valid. */
   readonly feeds?: FeedTokens;
+  /** The plugins' git repositories (in the cache directory); absent: below the system's temporary folder. */
+  readonly pluginRepos?: PluginRepos;
+  /** Bounds on pack generation; absent: the defaults. */
+  readonly pluginLimits?: PluginLimits;
   /** 2025-era sessions (`Mcp-Session-Id`, the GET stream, change notifications); absent: stateless. */
   readonly sessions?: SessionOptions;
 }
@@ -103,6 +109,14 @@ export function createHttpApp(holder: ShelfHolder, deps: ServerDeps, options: Ht
     discovery: options.discovery ?? new Discovery(),
     authenticate: authenticate(access),
     ceilingOf: (req) => callerOf(req)?.scope ?? access.current.anonymousScope ?? null,
+    ...(options.feeds === undefined ? {} : { feeds: options.feeds }),
+  });
+  routePlugins(app, {
+    shelf: deps.shelf,
+    access,
+    repos: options.pluginRepos ?? defaultPluginRepos(),
+    onError: options.onError,
+    ...(options.pluginLimits === undefined ? {} : { limits: options.pluginLimits }),
     ...(options.feeds === undefined ? {} : { feeds: options.feeds }),
   });
   mountWeb(app, deps, {

@@ -39,6 +39,8 @@ const PAGE_ROUTES =
 const DISCOVERY_ROUTES: readonly (readonly [RegExp, string])[] = [
   [/\/\.well-known\/agent-skills\/index\.json$/, "/.well-known/agent-skills/index.json"],
   [/^(?:\/feeds\/[^/]+)?\/artifacts\//, "/artifacts"],
+  [/^(?:\/feeds\/[^/]+)?\/plugins(?:\/libraries\/[^/]+)?\/marketplace\.json$/, "/plugins/marketplace.json"],
+  [/^(?:\/feeds\/[^/]+)?\/plugins\/git\//, "/plugins/git"],
 ];
 
 /** The `route` label of a request path: the operator's routes as they are, every page `/`, the discovery index and

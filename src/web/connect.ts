@@ -131,3 +131,72 @@ export function installEntries(base: string): readonly ConnectEntry[] {
     },
   ];
 }
+
+/** How a viewer's plugin client proves who it is: a personal link carries it in the URL; a token goes to git as a
+ *  Basic password (from SKILLSHELF_TOKEN, into git's credential store); anonymous viewers send nothing. */
+export type PluginCredential = "link" | "token" | "none";
+
+/** The plugin-marketplace entries for `marketplaceUrl` (the viewer's link, or the server, with `/plugins[/libraries/
+ *  <library>]/marketplace.json`), named `marketplace`, listing `plugins`: Claude Code's commands, its managed
+ *  settings for an organisation, then Codex and Cursor. */
+export function marketplaceEntries(
+  marketplaceUrl: string,
+  marketplace: string,
+  plugins: readonly string[],
+  credential: PluginCredential,
+): readonly ConnectEntry[] {
+  const url = new URL(marketplaceUrl);
+  const withToken = credential === "token" ? `${url.protocol}//x-token:$SKILLSHELF_TOKEN@${url.host}${url.pathname}` : marketplaceUrl;
+  const origin = `${url.protocol}//${url.host}`;
+  const storeToken =
+    credential === "token"
+      ? [
+          "# git reads your token for this server from its credential store (once)",
+          "git config --global credential.helper store",
+          `printf '%s\\n' "${url.protocol}//x-token:$SKILLSHELF_TOKEN@${url.host}" >> ~/.git-credentials`,
+        ]
+      : [];
+  const added = credential === "token" ? `"${withToken}"` : shellQuote(marketplaceUrl);
+  const first = plugins[0] ?? "<plugin>";
+  return [
+    {
+      client: "Claude Code",
+      where:
+        credential === "token"
+          ? "a terminal (the token is read from SKILLSHELF_TOKEN when the commands run)"
+          : "a terminal; then /plugin in Claude Code lists the marketplace's plugins",
+      kind: "sh",
+      text: [
+        ...storeToken,
+        `claude plugin marketplace add ${added}`,
+        ...(plugins.length === 0
+          ? [`claude plugin install ${first}@${marketplace}`]
+          : plugins.map((name) => `claude plugin install ${name}@${marketplace}`)),
+        "# later: new releases",
+        `claude plugin marketplace update ${marketplace}`,
+        `claude plugin update ${first}@${marketplace}`,
+      ].join("\n"),
+    },
+    {
+      client: "Claude Code, for an organisation",
+      where:
+        "an organisation's managed settings file (managed-settings.json): every user's Claude Code knows the marketplace; it is fetched without a token, so a token holder also adds it as above",
+      kind: "json",
+      text: json({
+        extraKnownMarketplaces: {
+          [marketplace]: { source: { source: "url", url: credential === "token" ? `${origin}${url.pathname}` : marketplaceUrl } },
+        },
+        enabledPlugins: Object.fromEntries(plugins.map((name) => [`${name}@${marketplace}`, true])),
+      }),
+    },
+    {
+      client: "Codex and Cursor",
+      where: "a client that reads Claude Code's marketplace format: the marketplace's URL and the plugins in it",
+      kind: "text",
+      text: [
+        `Marketplace: ${credential === "token" ? `${origin}${url.pathname}` : marketplaceUrl}`,
+        `Plugins: ${plugins.join(", ") || "(none you can see)"}`,
+      ].join("\n"),
+    },
+  ];
+}

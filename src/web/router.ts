@@ -4,7 +4,17 @@
 // views, `ShelfAccess.read` and `.search`), so what lies outside it is never shown, counted or hinted: it answers
 // the same 404 as what does not exist.
 import express, { type NextFunction, type Request, type Response, type Router } from "express";
-import { compareCodeUnits, formatSkillMdUri, formatSkillUri, MANIFEST_FILE, parseSkillUri, SKILL_FILE } from "../address/index.js";
+import {
+  compareCodeUnits,
+  formatSkillMdUri,
+  formatSkillUri,
+  libraryMarketplaceName,
+  MANIFEST_FILE,
+  parseSkillUri,
+  pluginName,
+  SCOPE_MARKETPLACE,
+  SKILL_FILE,
+} from "../address/index.js";
 import type { Ceiling, ConfigError, ScopeSpec } from "../config/index.js";
 import { buildHealth } from "../health/index.js";
 import type { ShelfAccess } from "../mcp/index.js";
@@ -23,7 +33,7 @@ import {
 } from "../resolve/index.js";
 import { MAX_QUERY_LENGTH, skillBody } from "../search/index.js";
 import type { Shelf, Skill } from "../shelf/index.js";
-import { connectEntries, installEntries } from "./connect.js";
+import { connectEntries, installEntries, marketplaceEntries } from "./connect.js";
 import { healthRows, renderHealth } from "./health-view.js";
 import { escapeHtml, href, html, type Html, plural } from "./html.js";
 import { type Crumb, type Frame, pageOf, renderPage, renderPager } from "./layout.js";
@@ -842,6 +852,32 @@ async function installSection(
     ${entries}`;
 }
 
+/** The plugin section of the connect panel: the marketplace of the viewer's scope (or of the library asked), with
+ *  the plugins they see, and how their credential reaches git. */
+async function pluginSection(visit: Visit, access: WebAccess, origin: string, library: string): Promise<Html> {
+  const viewer = visit.viewer;
+  const link = viewer !== null && access.installLink !== undefined ? await access.installLink(viewer) : undefined;
+  const credential = link !== undefined ? "link" : viewer !== null && viewer.signedIn !== true ? "token" : "none";
+  const where = `${origin}${link?.path ?? ""}/plugins${library === "" ? "" : `/libraries/${encodeURIComponent(library)}`}/marketplace.json`;
+  const ids = new Set<string>();
+  for (const name of visit.shelf.libraries.keys()) {
+    if (library !== "" && name !== library) continue;
+    for (const skill of libraryView(visit.view, name)?.skills.values() ?? []) ids.add(skill.plugin);
+  }
+  const names = [...new Set([...ids].map(pluginName))].sort(compareCodeUnits);
+  const entries = marketplaceEntries(where, library === "" ? SCOPE_MARKETPLACE : libraryMarketplaceName(library), names, credential).map(
+    (entry) =>
+      html`<section aria-labelledby="${`p-${entry.client.replace(/\W+/g, "-")}`}">
+        <h3 id="${`p-${entry.client.replace(/\W+/g, "-")}`}">${entry.client}</h3>
+        <p>In ${entry.where}:</p>
+        <pre><code>${entry.text}</code></pre>
+      </section>`,
+  );
+  return html`<h2 id="plugins">Install the plugins</h2>
+    <p>Each plugin you can see is a read-only git repository on this server, listed by a plugin marketplace.</p>
+    ${entries}`;
+}
+
 async function connect(req: Request, res: Response, visit: Visit, access: WebAccess): Promise<void> {
   const names = [...visit.shelf.libraries.keys()].sort(compareCodeUnits).filter((name) => shownLibrary(visit, name) !== null);
   const asked = typeof req.query["library"] === "string" ? req.query["library"] : "";
@@ -861,6 +897,13 @@ async function connect(req: Request, res: Response, visit: Visit, access: WebAcc
   );
   const options = names.map((name) => html`<option value="${name}" ${name === asked ? html` selected` : ""}>${name}</option>`);
   const ceiling = visit.viewer?.scope ?? access.anonymousScope ?? null;
+  // One personal link per page, for the installer and the plugin marketplace alike.
+  const issued = new Map<WebViewer, ReturnType<NonNullable<WebAccess["installLink"]>>>();
+  const issue = access.installLink;
+  const once: WebAccess =
+    issue === undefined
+      ? access
+      : { ...access, installLink: (viewer) => issued.get(viewer) ?? issued.set(viewer, issue(viewer)).get(viewer)! };
   const body = html`<h1>Connect a client</h1>
     <p>
       This server's MCP endpoint is <code>${url.href}</code>.
@@ -886,7 +929,7 @@ async function connect(req: Request, res: Response, visit: Visit, access: WebAcc
         <button type="submit">Update</button>
       </p>
     </form>
-    ${entries} ${await installSection(req, res, visit, access, url.origin, asked)}`;
+    ${entries} ${await installSection(req, res, visit, once, url.origin, asked)} ${await pluginSection(visit, once, url.origin, asked)}`;
   send(res, 200, visit, "Connect a client", [{ label: "Libraries", href: "/" }, { label: "Connect" }], body);
 }
 

@@ -69,6 +69,10 @@ describe("metric labels", () => {
       "/feeds/t/libraries/l/.well-known/agent-skills/index.json",
       "/artifacts/l/a/SKILL.md",
       "/feeds/t/artifacts/l/a/skill.tar.gz",
+      "/plugins/marketplace.json",
+      "/feeds/t/plugins/libraries/l/marketplace.json",
+      "/plugins/git/l/p.git/info/refs",
+      "/feeds/t/plugins/git/l/p.git/git-upload-pack",
     ];
     expect(paths.length).toBeGreaterThan(15);
     const unmatched: string[] = [];
@@ -87,5 +91,8 @@ describe("metric labels", () => {
       for (const path of concrete) if (routeLabel(path) === "other") unlabelled.push(`${String(route)} (${path})`);
     }
     expect({ unmatched, unlabelled }).toEqual({ unmatched: [], unlabelled: [] });
+    // A feed link's token is never a label.
+    expect(routeLabel("/feeds/secret-token/plugins/git/l/p.git/info/refs")).toBe("/plugins/git");
+    expect(routeLabel("/feeds/secret-token/plugins/marketplace.json")).toBe("/plugins/marketplace.json");
   });
 });

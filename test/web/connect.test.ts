@@ -1,6 +1,6 @@
 // The connect panel's entries: exact text for this server's URL and the viewer's scope, never a token.
 import { describe, expect, it } from "vitest";
-import { connectEntries } from "../../src/web/connect.js";
+import { connectEntries, marketplaceEntries } from "../../src/web/connect.js";
 
 const URL_ = "https://skills.example/mcp?library=engineering";
 
@@ -65,5 +65,41 @@ describe("connect entries", () => {
     expect(connectEntries("http://h/mcp?a='b'&c=$HOME", false)[0]?.text).toBe(
       `claude mcp add --transport http --scope user skills 'http://h/mcp?a='\\''b'\\''&c=$HOME'`,
     );
+  });
+});
+
+describe("plugin marketplace entries", () => {
+  const MARKET = "https://skills.example/plugins/marketplace.json";
+
+  it("gives a token holder's commands with the token read from the environment and stored for git, never its value", () => {
+    const [claude, managed, others] = marketplaceEntries(MARKET, "skillshelf", ["kit", "ops"], "token");
+    expect(claude!.text).toBe(
+      [
+        "# git reads your token for this server from its credential store (once)",
+        "git config --global credential.helper store",
+        `printf '%s\\n' "https://x-token:$SKILLSHELF_TOKEN@skills.example" >> ~/.git-credentials`,
+        `claude plugin marketplace add "https://x-token:$SKILLSHELF_TOKEN@skills.example/plugins/marketplace.json"`,
+        "claude plugin install kit@skillshelf",
+        "claude plugin install ops@skillshelf",
+        "# later: new releases",
+        "claude plugin marketplace update skillshelf",
+        "claude plugin update kit@skillshelf",
+      ].join("\n"),
+    );
+    expect(JSON.parse(managed!.text)).toEqual({
+      extraKnownMarketplaces: { skillshelf: { source: { source: "url", url: MARKET } } },
+      enabledPlugins: { "kit@skillshelf": true, "ops@skillshelf": true },
+    });
+    expect(others!.text).toBe(`Marketplace: ${MARKET}\nPlugins: kit, ops`);
+  });
+
+  it("gives a personal link as it is: it carries the credential", () => {
+    const link = "https://skills.example/feeds/abc/plugins/libraries/ops/marketplace.json";
+    const [claude, managed] = marketplaceEntries(link, "skillshelf-ops", ["ops"], "link");
+    expect(claude!.text.split("\n").slice(0, 2)).toEqual([
+      `claude plugin marketplace add '${link}'`,
+      "claude plugin install ops@skillshelf-ops",
+    ]);
+    expect(JSON.parse(managed!.text).extraKnownMarketplaces).toEqual({ "skillshelf-ops": { source: { source: "url", url: link } } });
   });
 });

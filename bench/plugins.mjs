@@ -1,0 +1,117 @@
+// Plugin repository figures, on generated plugins over loopback with the system git: the first clone of a plugin of
+// 100 skills (its repository made), a clone again (made already), a fetch after one edited skill (bytes received),
+// and the disk a repository takes per 1,000 skills. Prints one JSON object on stdout.
+//   npm run build && node bench/plugins.mjs [--skills=100] [--disk-skills=1000]
+import { execFile } from "node:child_process";
+import { promisify } from "node:util";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+
+const run = promisify(execFile);
+const HERE = path.dirname(fileURLToPath(import.meta.url));
+const args = Object.fromEntries(
+  process.argv
+    .slice(2)
+    .map((a) => a.replace(/^--/, "").split("="))
+    .map(([k, v]) => [k, v ?? "true"]),
+);
+const DIST = path.resolve(args.dist ?? path.join(HERE, "../dist"));
+const load = (file) => import(pathToFileURL(path.join(DIST, file)).href);
+const { parseConfig } = await load("config/index.js");
+const { ShelfService, ShelfReader, ContentCache } = await load("live/index.js");
+const { createHttpApp } = await load("http/index.js");
+const { PluginRepos } = await load("plugins/index.js");
+
+const ENV = { PATH: process.env.PATH, GIT_CONFIG_NOSYSTEM: "1", GIT_CONFIG_GLOBAL: "/dev/null", HOME: "/nonexistent" };
+const temp = (prefix) => fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+
+/** A plugin folder of `count` skills, each a SKILL.md of about 2 KB and a 1 KB reference. */
+function writePlugin(dir, count) {
+  for (let i = 0; i < count; i++) {
+    const skill = path.join(dir, "skills", `skill-${i}`);
+    fs.mkdirSync(path.join(skill, "references"), { recursive: true });
+    const body = Array.from({ length: 30 }, (_, line) => `Step ${line} of skill ${i}: do the thing with care and check it.`).join("\n");
+    fs.writeFileSync(path.join(skill, "SKILL.md"), `---\nname: skill-${i}\ndescription: Skill number ${i}.\n---\n${body}\n`);
+    fs.writeFileSync(path.join(skill, "references", "notes.md"), `# Notes ${i}\n${"x".repeat(1000)}\n`);
+  }
+}
+
+async function serve(root, count) {
+  writePlugin(path.join(root, "kit"), count);
+  const parsed = parseConfig(
+    `plugins:\n  - {name: kit, source: ./kit}\nlibraries:\n  - {name: kit, plugins: [kit]}\n`,
+    "skillshelf.yaml",
+    root,
+  );
+  if (!parsed.ok) throw new Error(JSON.stringify(parsed.errors));
+  const service = await ShelfService.start(parsed.config, () => new Date(0), { cacheDir: temp("bench-cache-") });
+  const reader = new ShelfReader(service.holder, new ContentCache());
+  const repos = new PluginRepos({ dir: temp("bench-repos-") });
+  const { app } = createHttpApp(
+    service.holder,
+    { shelf: reader, version: "bench", ttlMs: 60_000 },
+    {
+      host: "127.0.0.1",
+      access: { clients: [], anonymous: true },
+      pluginRepos: repos,
+      reindex: () => service.rebuild(),
+      onError: (error) => console.error(error),
+    },
+  );
+  const server = await new Promise((resolve) => {
+    const listening = app.listen(0, "127.0.0.1", () => resolve(listening));
+  });
+  return { service, repos, server, url: `http://127.0.0.1:${server.address().port}/plugins/git/kit/kit.git` };
+}
+
+const sizeOf = (target) => {
+  const info = fs.statSync(target);
+  if (!info.isDirectory()) return info.size;
+  return fs.readdirSync(target).reduce((sum, name) => sum + sizeOf(path.join(target, name)), 0);
+};
+
+async function timed(work) {
+  const started = performance.now();
+  await work();
+  return Math.round(performance.now() - started);
+}
+
+const skills = Number(args.skills ?? 100);
+const root = temp("bench-plugins-");
+const one = await serve(root, skills);
+const clone = (to, url = one.url) => run("git", ["clone", "--quiet", "--depth", "1", url, to], { env: ENV });
+const firstMs = await timed(() => clone(path.join(root, "a")));
+const againMs = await timed(() => clone(path.join(root, "b")));
+const before = sizeOf(path.join(root, "a", ".git", "objects"));
+fs.appendFileSync(path.join(root, "kit", "skills", "skill-0", "SKILL.md"), "One more line.\n");
+await one.service.rebuild();
+const fetchMs = await timed(() => run("git", ["fetch", "--quiet", "--depth", "2", "origin"], { cwd: path.join(root, "a"), env: ENV }));
+const received = sizeOf(path.join(root, "a", ".git", "objects")) - before;
+one.server.close();
+await one.service.close();
+
+const diskSkills = Number(args["disk-skills"] ?? 1000);
+const big = await serve(temp("bench-plugins-big-"), diskSkills);
+const bigMs = await timed(() => clone(path.join(temp("bench-clone-"), "c"), big.url));
+const repoBytes = await big.repos.bytes();
+big.server.close();
+await big.service.close();
+
+console.log(
+  JSON.stringify(
+    {
+      skills,
+      firstCloneMs: firstMs,
+      cloneAgainMs: againMs,
+      fetchAfterOneEditMs: fetchMs,
+      fetchAfterOneEditBytesOnDisk: received,
+      diskSkills,
+      firstCloneOfDiskSkillsMs: bigMs,
+      repositoryBytesPer1000Skills: Math.round((repoBytes * 1000) / diskSkills),
+    },
+    null,
+    2,
+  ),
+);
