@@ -38,6 +38,17 @@ function describeYamlError(message: string, at?: { readonly line: number; readon
   return at === undefined ? head : `${head} at line ${at.line + 1}, column ${at.col} of SKILL.md`;
 }
 
+/** `description: Use when: asked` on line 3 => the rule, the line, and the line with its value quoted. */
+function unquotedColon(text: string, { line, col }: { readonly line: number; readonly col: number }): string {
+  const written = (text.split("\n")[line - 1] ?? "").replace(/\r$/, "").replace(/^\uFEFF/, "");
+  const pair = /^(\s*[^\s#'"][^:]*?):\s+(\S.*?)\s*$/.exec(written);
+  const value = pair?.[2];
+  // The example only when the colon is in this line's value (a continuation line may hold it instead).
+  const example = pair !== null && value !== undefined && value.includes(": ") ? `${pair[1]?.trim()}: ${JSON.stringify(value)}` : null;
+  // +1: the frontmatter starts on the line after the opening `---`.
+  return REASONS.unquotedColon(line + 1, col, example);
+}
+
 /**
  * `---\nname: x\n---\nbody` => `{frontmatter: {name: "x"}, bodyOffset: 15}`. Tolerates a BOM and CRLF; the
  * offset counts bytes as on disk (BOM included), so the body is `bytes.subarray(bodyOffset)`.
@@ -58,7 +69,11 @@ export function parseSkillMd(bytes: Uint8Array): SkillMdParse {
   const doc = parseDocument(text, { version: "1.2", prettyErrors: true, resolveKnownTags: false });
   const error = doc.errors[0];
   // Stryker disable next-line OptionalChaining: equivalent; prettyErrors gives every error its position
-  if (error !== undefined) return { ok: false, reason: REASONS.unparseable(describeYamlError(error.message, error.linePos?.[0])) };
+  if (error !== undefined) {
+    const at = error.linePos?.[0];
+    if (error.code === "BLOCK_AS_IMPLICIT_KEY" && at !== undefined) return { ok: false, reason: unquotedColon(text, at) };
+    return { ok: false, reason: REASONS.unparseable(describeYamlError(error.message, at)) };
+  }
   if (!isMap(doc.contents)) return { ok: false, reason: REASONS.notMapping };
   let frontmatter: unknown;
   try {
@@ -177,9 +192,8 @@ export type SkillCheck =
 export function checkSkillFrontmatter(frontmatter: Readonly<Record<string, unknown>>, dirName: string | null): SkillCheck {
   const name = frontmatter["name"];
   if (name === undefined || name === null) return { ok: false, reason: REASONS.noName };
-  if (typeof name !== "string" || !isSkillName(name)) {
-    return { ok: false, reason: REASONS.badName(typeof name === "string" ? name : (JSON.stringify(name) ?? String(name))) };
-  }
+  if (typeof name !== "string") return { ok: false, reason: nameNotString(name) };
+  if (!isSkillName(name)) return { ok: false, reason: REASONS.badName(name) };
   if (dirName !== null && name !== dirName) return { ok: false, reason: REASONS.nameMismatch(name, dirName) };
   const description = frontmatter["description"];
   if (description === undefined || description === null) return { ok: false, reason: REASONS.noDescription };
@@ -188,6 +202,21 @@ export function checkSkillFrontmatter(frontmatter: Readonly<Record<string, unkno
   const chars = [...description].length;
   if (chars > MAX_DESCRIPTION_CHARS) return { ok: false, reason: REASONS.longDescription(chars) };
   return { ok: true, name, description };
+}
+
+/** A name YAML did not read as a string: a number or boolean is to be quoted; anything else is no name. */
+function nameNotString(name: unknown): string {
+  const scalar = typeof name === "number" || typeof name === "boolean";
+  return REASONS.nameNotString(kindOf(name), scalar ? String(name) : null);
+}
+
+/** What YAML read, for a message: `a number`, `a list`, `nothing`. */
+function kindOf(value: unknown): string {
+  if (value === null) return "nothing";
+  if (Array.isArray(value)) return "a list";
+  if (typeof value === "object") return "a mapping";
+  if (typeof value === "boolean") return `the boolean ${value}`;
+  return `a ${typeof value}`;
 }
 
 /** What the lenient policy did to serve a skill the strict rule would skip. */
@@ -231,7 +260,7 @@ export function checkSkillFrontmatterLenient(
     renamed = true;
     warnings.push(REASONS.servedByFolder(raw, dirName));
   } else {
-    return { ok: false, reason: REASONS.badName(typeof raw === "string" ? raw : (JSON.stringify(raw) ?? String(raw))) };
+    return { ok: false, reason: typeof raw === "string" ? REASONS.badName(raw) : nameNotString(raw) };
   }
   const description = frontmatter["description"];
   if (description === undefined || description === null) return { ok: false, reason: REASONS.noDescription };

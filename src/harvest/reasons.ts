@@ -14,14 +14,53 @@ export function isUnreadableReason(reason: string): boolean {
   return reason.startsWith(`${UNREADABLE} (`) || reason.startsWith(`${UNREADABLE_DIRECTORY} (`);
 }
 
+/** What breaks the name rule first, for a message: `character 3 ("_") is not a-z, 0-9 or '-'`. */
+function nameFault(name: string): string {
+  const chars = [...name];
+  if (chars.length === 0) return "it is empty";
+  const bad = chars.findIndex((c) => !/^[a-z0-9-]$/.test(c));
+  if (bad >= 0) {
+    const c = chars[bad] as string;
+    const what = /^[A-Z]$/.test(c) ? "an upper-case letter" : c === " " ? "a space" : "not a-z, 0-9 or '-'";
+    return `character ${bad + 1} (${quote(c)}) is ${what}`;
+  }
+  if (chars.length > 64) return `it is ${chars.length} characters long, over 64`;
+  if (name.startsWith("-")) return "it starts with '-'";
+  if (name.endsWith("-")) return "it ends with '-'";
+  return `characters ${name.indexOf("--") + 1}-${name.indexOf("--") + 2} are '--'`;
+}
+
+/** The valid name closest to `name`: letters without accents, lower case, every other run of characters one
+ *  hyphen, cut to 64 characters; `""` when nothing is left. `My_Skill v2` => `my-skill-v2`. */
+export function nearestSkillName(name: string): string {
+  const plain = name
+    .normalize("NFKD")
+    .replace(/\p{M}/gu, "")
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, "-")
+    .replace(/^-+|-+$/g, "");
+  return plain.slice(0, 64).replace(/-+$/, "");
+}
+
 export const REASONS = {
   noFrontmatter: "SKILL.md has no frontmatter: it must start with a '---' line and close it with another '---' line.",
   notUtf8: "SKILL.md is not valid UTF-8, so its frontmatter cannot be parsed.",
   unparseable: (detail: string): string => `The frontmatter is not valid YAML: ${detail}.`,
   notMapping: "The frontmatter is not a YAML mapping.",
   noName: "The frontmatter has no name.",
-  badName: (name: string): string =>
-    `The name ${quote(name)} breaks the naming rule: 1-64 characters of a-z, 0-9 and '-', no hyphen first or last, no '--'.`,
+  badName: (name: string): string => {
+    const nearest = nearestSkillName(name);
+    return (
+      `The name ${quote(name)} breaks the naming rule (1-64 characters of a-z, 0-9 and '-', no hyphen first or last, no '--'): ${nameFault(name)}.` +
+      (nearest === "" ? "" : ` The nearest valid name is ${quote(nearest)}.`)
+    );
+  },
+  nameNotString: (kind: string, written: string | null): string =>
+    written === null
+      ? `The name must be one string, but YAML read ${kind}: write the skill's name, such as "name: my-skill".`
+      : `The name ${written} is read by YAML as ${kind}, not a string: quote it (name: ${quote(written)}).`,
+  unquotedColon: (line: number, column: number, example: string | null): string =>
+    `The frontmatter is not valid YAML: the unquoted value at line ${line}, column ${column} of SKILL.md holds ": ", which YAML reads as the start of another key: quote the value${example === null ? "" : ` (${example})`}.`,
   nameMismatch: (name: string, dirName: string): string => `The name ${quote(name)} differs from its directory name ${quote(dirName)}.`,
   servedByName: (name: string, dirName: string): string =>
     `The name ${quote(name)} differs from its directory name ${quote(dirName)}: served (naming: lenient) at the address its name gives.`,

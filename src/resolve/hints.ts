@@ -5,6 +5,7 @@ import { prefixKeys } from "./lookup.js";
 import { FILES_FILE, formatSkillUri, INDEX_FILE, MANIFEST_FILE, memoize, SKILL_FILE, skillAddress } from "../address/index.js";
 import type { LibraryView } from "./view.js";
 import type { Answer } from "./types.js";
+import type { Skill } from "../shelf/index.js";
 
 /** Advice when there is no hint: where to start, without naming any document the caller may not see. */
 export const NOT_FOUND_ADVICE =
@@ -58,6 +59,14 @@ function formatHint(lib: LibraryView, segments: readonly string[]): string | nul
     break;
   }
   if (isFileDir) return `It is a directory of library files: read ${root(FILES_FILE)}.`;
+  // A skill lenient naming serves at the address its name gives, read at its folder's: name where it moved.
+  for (let i = segments.length; i >= 1; i--) {
+    const moved = movedSkills(lib).get(keys[i] as string);
+    if (moved === undefined) continue;
+    const rest = segments.slice(i);
+    const target = formatSkillUri(name, [...moved.address, ...(rest.length === 0 ? [SKILL_FILE] : rest)]);
+    return `The skill in this folder is served at the address its name ${JSON.stringify(moved.name)} gives: read ${target}.`;
+  }
   // A skill the harvest skipped, at the address its directory gives: say why, so its author can fix it.
   const last = segments[segments.length - 1];
   const skillKey = last === SKILL_FILE || last === MANIFEST_FILE ? (keys[segments.length - 1] as string) : key;
@@ -77,6 +86,18 @@ const skippedSkills = memoize((lib: LibraryView): ReadonlyMap<string, string> =>
       const key = skillAddress(row.path).join("/");
       if (!lib.skills.has(key) && !out.has(key)) out.set(key, row.reason);
     }
+  }
+  return out;
+});
+
+/** Folder address => served skill, for every skill served at the address its name gives rather than its folder's
+ *  (naming: lenient), where no other skill holds the folder's address. */
+const movedSkills = memoize((lib: LibraryView): ReadonlyMap<string, Skill> => {
+  const out = new Map<string, Skill>();
+  for (const skill of lib.skills.values()) {
+    if (skill.dir === "") continue;
+    const folder = skillAddress(skill.dir).join("/");
+    if (folder !== skill.address.join("/") && !lib.skills.has(folder) && !out.has(folder)) out.set(folder, skill);
   }
   return out;
 });

@@ -72,7 +72,7 @@ describe("skillshelf check", () => {
     expect(result.code).toBe(1);
     expect(result.stdout.split("\n")[0]).toBe("8 skills and 4 prompts in 3 libraries (warnings: 1 skipped)");
     expect(result.stdout).toContain(
-      "plugin writing-kit: skipped skills/Bad_Name: The name \"Bad_Name\" breaks the naming rule: 1-64 characters of a-z, 0-9 and '-', no hyphen first or last, no '--'.\n",
+      'plugin writing-kit: skipped skills/Bad_Name: The name "Bad_Name" breaks the naming rule (1-64 characters of a-z, 0-9 and \'-\', no hyphen first or last, no \'--\'): character 1 ("B") is an upper-case letter. The nearest valid name is "bad-name".\n',
     );
   });
 

@@ -54,7 +54,8 @@ const BAD_NAME = {
   msg: "skipped",
   plugin: "writing-kit",
   path: "skills/Bad_Name",
-  reason: "The name \"Bad_Name\" breaks the naming rule: 1-64 characters of a-z, 0-9 and '-', no hyphen first or last, no '--'.",
+  reason:
+    'The name "Bad_Name" breaks the naming rule (1-64 characters of a-z, 0-9 and \'-\', no hyphen first or last, no \'--\'): character 1 ("B") is an upper-case letter. The nearest valid name is "bad-name".',
 };
 
 describe("serve --log-format json", () => {

@@ -49,7 +49,24 @@ describe("parseSkillMd", () => {
     {
       title: "bad YAML",
       md: "---\nname: a: b\n---\n",
-      reason: "The frontmatter is not valid YAML: Nested mappings are not allowed in compact mappings at line 2, column 7 of SKILL.md.",
+      reason: REASONS.unquotedColon(2, 7, 'name: "a: b"'),
+    },
+    {
+      title: 'an unquoted ": " in a description: quote the value, on its line',
+      md: "---\nname: pdf\ndescription: Use when: the user asks for a PDF\n---\n",
+      reason:
+        'The frontmatter is not valid YAML: the unquoted value at line 3, column 14 of SKILL.md holds ": ", which YAML reads as the start of another key: quote the value (description: "Use when: the user asks for a PDF").',
+    },
+    {
+      title: "CRLF, and a quote inside the value",
+      md: '---\r\nname: pdf\r\ndescription: Say "hi": then go\r\n---\r\n',
+      reason:
+        'The frontmatter is not valid YAML: the unquoted value at line 3, column 14 of SKILL.md holds ": ", which YAML reads as the start of another key: quote the value (description: "Say \\"hi\\": then go").',
+    },
+    {
+      title: "the colon on a continuation line: quote the value, with no example",
+      md: "---\nname: pdf\ndescription: Use it\n  when: asked\n---\n",
+      reason: REASONS.unquotedColon(3, 14, null),
     },
     { title: "four dashes do not open", md: "----\nname: a\n----\n", reason: REASONS.noFrontmatter },
     { title: "x-- does not open", md: "x--\nname: a\n---\n", reason: REASONS.noFrontmatter },
@@ -60,12 +77,12 @@ describe("parseSkillMd", () => {
     {
       title: "line and column of two digits",
       md: `---\n${Array.from({ length: 9 }, (_, i) => `k${i}: 1\n`).join("")}name:           a: b\n---\n`,
-      reason: "The frontmatter is not valid YAML: Nested mappings are not allowed in compact mappings at line 11, column 17 of SKILL.md.",
+      reason: REASONS.unquotedColon(11, 17, 'name: "a: b"'),
     },
     {
       title: "a BOM that starts the YAML text counts as a column",
       md: "---\n\uFEFFname: a: b\n---\n",
-      reason: "The frontmatter is not valid YAML: Nested mappings are not allowed in compact mappings at line 2, column 8 of SKILL.md.",
+      reason: REASONS.unquotedColon(2, 8, 'name: "a: b"'),
     },
     {
       title: "an alias bomb",
@@ -119,10 +136,19 @@ describe("checkSkillFrontmatter", () => {
       dir: "PDF",
       out: {
         ok: false,
-        reason: `The name "PDF" breaks the naming rule: 1-64 characters of a-z, 0-9 and '-', no hyphen first or last, no '--'.`,
+        reason: `The name "PDF" breaks the naming rule (1-64 characters of a-z, 0-9 and '-', no hyphen first or last, no '--'): character 1 ("P") is an upper-case letter. The nearest valid name is "pdf".`,
       },
     },
-    { fm: { name: 12, description: "d" }, dir: "12", out: { ok: false, reason: REASONS.badName("12") } },
+    {
+      fm: { name: 2048, description: "d" },
+      dir: "2048",
+      out: { ok: false, reason: 'The name 2048 is read by YAML as a number, not a string: quote it (name: "2048").' },
+    },
+    {
+      fm: { name: true, description: "d" },
+      dir: "true",
+      out: { ok: false, reason: 'The name true is read by YAML as the boolean true, not a string: quote it (name: "true").' },
+    },
     { fm: { name: "a--b", description: "d" }, dir: "a--b", out: { ok: false, reason: REASONS.badName("a--b") } },
     {
       fm: { name: "pdf", description: "d" },
@@ -140,14 +166,39 @@ describe("checkSkillFrontmatter", () => {
     // 1024 characters, counted as code points (each emoji is two UTF-16 units)
     { fm: { name: "pdf", description: "😀".repeat(1024) }, dir: "pdf", out: { ok: true, name: "pdf", description: "😀".repeat(1024) } },
     { fm: { name: null, description: "d" }, dir: "pdf", out: { ok: false, reason: "The frontmatter has no name." } },
-    { fm: { name: { a: 1 }, description: "d" }, dir: "pdf", out: { ok: false, reason: REASONS.badName('{"a":1}') } },
-    { fm: { name: ["pdf"], description: "d" }, dir: "pdf", out: { ok: false, reason: REASONS.badName('["pdf"]') } },
+    {
+      fm: { name: { a: 1 }, description: "d" },
+      dir: "pdf",
+      out: {
+        ok: false,
+        reason: 'The name must be one string, but YAML read a mapping: write the skill\'s name, such as "name: my-skill".',
+      },
+    },
+    { fm: { name: ["pdf"], description: "d" }, dir: "pdf", out: { ok: false, reason: REASONS.nameNotString("a list", null) } },
     { fm: { name: "pdf", description: null }, dir: "pdf", out: { ok: false, reason: "The frontmatter has no description." } },
     { fm: { name: "pdf", description: "" }, dir: "pdf", out: { ok: false, reason: REASONS.emptyDescription } },
     { fm: { name: "pdf", description: 7 }, dir: "pdf", out: { ok: false, reason: REASONS.emptyDescription } },
     { fm: { name: "pdf", description: "x".repeat(1024) }, dir: "pdf", out: { ok: true, name: "pdf", description: "x".repeat(1024) } },
   ])("%#: $fm.name in $dir", ({ fm, dir, out }) => {
     expect(checkSkillFrontmatter(fm, dir)).toEqual(out);
+  });
+});
+
+describe("the name rule's message names what breaks it and the nearest valid name", () => {
+  const RULE = "(1-64 characters of a-z, 0-9 and '-', no hyphen first or last, no '--')";
+  test.each([
+    ["My Skill", `character 1 ("M") is an upper-case letter. The nearest valid name is "my-skill".`],
+    ["my skill", `character 3 (" ") is a space. The nearest valid name is "my-skill".`],
+    ["my_skill", `character 3 ("_") is not a-z, 0-9 or '-'. The nearest valid name is "my-skill".`],
+    ["Crème Brûlée", `character 1 ("C") is an upper-case letter. The nearest valid name is "creme-brulee".`],
+    ["-pdf", `it starts with '-'. The nearest valid name is "pdf".`],
+    ["pdf-", `it ends with '-'. The nearest valid name is "pdf".`],
+    ["pdf--tools", `characters 4-5 are '--'. The nearest valid name is "pdf-tools".`],
+    ["a".repeat(65), `it is 65 characters long, over 64. The nearest valid name is "${"a".repeat(64)}".`],
+    ["", "it is empty."],
+    ["日本", `character 1 ("日") is not a-z, 0-9 or '-'.`],
+  ])("%j", (name, tail) => {
+    expect(REASONS.badName(name)).toBe(`The name ${JSON.stringify(name)} breaks the naming rule ${RULE}: ${tail}`);
   });
 });
 

@@ -6,7 +6,7 @@ import { loadOpenApi, type OpenApiDocument } from "../support/openapi.js";
 import { EXAMPLE_CONFIG, killStragglers, startHttpServer, type ServerProcess } from "../support/process.js";
 
 const BAD_NAME_REASON =
-  "The name \"Bad_Name\" breaks the naming rule: 1-64 characters of a-z, 0-9 and '-', no hyphen first or last, no '--'.";
+  'The name "Bad_Name" breaks the naming rule (1-64 characters of a-z, 0-9 and \'-\', no hyphen first or last, no \'--\'): character 1 ("B") is an upper-case letter. The nearest valid name is "bad-name".';
 const FETCHES = ["./examples/engineering-kit", "./examples/writing-kit"];
 
 describe("operator endpoints of the CLI's HTTP server", () => {

@@ -96,7 +96,8 @@ describe("naming: lenient", () => {
     expect(health.plugins["lenient-kit"]?.skipped).toEqual([
       {
         path: "skills/Bad_Folder",
-        reason: "The name \"Bad_Name\" breaks the naming rule: 1-64 characters of a-z, 0-9 and '-', no hyphen first or last, no '--'.",
+        reason:
+          'The name "Bad_Name" breaks the naming rule (1-64 characters of a-z, 0-9 and \'-\', no hyphen first or last, no \'--\'): character 1 ("B") is an upper-case letter. The nearest valid name is "bad-name".',
       },
     ]);
     expect(health.plugins["lenient-kit"]?.warnings).toEqual([

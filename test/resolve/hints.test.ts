@@ -174,3 +174,30 @@ describe("a skill the harvest skipped is named at the address its directory give
     expect(answer.kind === "notFound" ? answer.message : answer.kind).toBe(`Not found: ${uri}. ${tail}`);
   });
 });
+
+describe("a skill served at the address its name gives is named at its folder's address", () => {
+  // naming: lenient serves `skills/team/Odd_Folder` (name: odd-one) at team/odd-one; the folder's address is empty.
+  const shelf = buildTestShelf({
+    plugins: [
+      { id: "p", skills: [{ dir: "skills/team/Odd_Folder", address: "team/odd-one", files: { "notes.md": "n\n" } }] },
+      { id: "q", skills: [{ dir: "skills/other" }] },
+    ],
+    libraries: [{ name: "lib", plugins: ["p", "q"] }],
+  });
+  const moved = (target: string): string =>
+    `The skill in this folder is served at the address its name "odd-one" gives: read skill://lib/team/odd-one/${target}.`;
+  const rows: { uri: string; scope?: Scope; tail: string }[] = [
+    { uri: "skill://lib/team/Odd_Folder", tail: moved("SKILL.md") },
+    { uri: "skill://lib/team/Odd_Folder/", tail: moved("SKILL.md") },
+    { uri: "skill://lib/team/Odd_Folder/SKILL.md", tail: moved("SKILL.md") },
+    { uri: "skill://lib/team/Odd_Folder/_manifest", tail: moved("_manifest") },
+    { uri: "skill://lib/team/Odd_Folder/notes.md", tail: moved("notes.md") },
+    // Out of scope, the folder reads like any unknown address.
+    { uri: "skill://lib/team/Odd_Folder/SKILL.md", scope: scopeOf({ plugins: ["q"] }), tail: NOT_FOUND_ADVICE },
+    { uri: "skill://lib/team/odd_folder/SKILL.md", tail: NOT_FOUND_ADVICE },
+  ];
+  test.each(rows)("$uri under $scope.key", ({ uri, scope, tail }) => {
+    const answer = resolve(shelf, scope ?? FULL_SCOPE, uri);
+    expect(answer.kind === "notFound" ? answer.message : answer.kind).toBe(`Not found: ${uri}. ${tail}`);
+  });
+});

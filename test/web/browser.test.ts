@@ -108,7 +108,7 @@ describe("the page in headless Chromium", () => {
       "skipped",
       "pub-kit",
       "skills/Bad_Name",
-      "The name \"Bad_Name\" breaks the naming rule: 1-64 characters of a-z, 0-9 and '-', no hyphen first or last, no '--'.",
+      'The name "Bad_Name" breaks the naming rule (1-64 characters of a-z, 0-9 and \'-\', no hyphen first or last, no \'--\'): character 1 ("B") is an upper-case letter. The nearest valid name is "bad-name".',
     ]);
   }, 60_000);
 
