@@ -46,7 +46,7 @@ export interface HarvestedSkill {
   /** Set when the description is over the limit (naming: lenient): the description served, cut at a word
    *  boundary, in the frontmatter and the served SKILL.md alike. */
   readonly servedDescription?: string;
-  /** Whether the body holds `${CLAUDE_PLUGIN_ROOT}` or `${CLAUDE_SKILL_DIR}` (§2.3). */
+  /** Whether the body holds `${CLAUDE_PLUGIN_ROOT}`, `${CLAUDE_SKILL_DIR}` or `{baseDir}` (§2.3). */
   readonly placeholders: boolean;
   /** Every served file of the skill except SKILL.md, paths relative to the skill dir, nested skills' files included. */
   readonly files: readonly HarvestedFile[];

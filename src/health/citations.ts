@@ -2,7 +2,7 @@
 // would; those that answer *not found*, and are no directory holding served files, are dangling. External URLs
 // (any scheme) and in-page anchors are not citations.
 import { FULL_SCOPE, readDirectory, resolve } from "../resolve/index.js";
-import { formatSkillMdUri, memoize, PLUGIN_ROOT, SKILL_DIR } from "../address/index.js";
+import { formatSkillMdUri, memoize, PLUGIN_ROOT, SKILL_DIR_SPELLINGS } from "../address/index.js";
 import type { Shelf, Skill } from "../shelf/index.js";
 import type { HarvestedSkill } from "../harvest/index.js";
 
@@ -48,13 +48,14 @@ function findDangling(shelf: Shelf): Map<string, Dangling[]> {
 function citationUri(skill: Skill, cites: string): string | null {
   const target = cites.replace(/[#?].*$/, "");
   if (target === "" || cites.startsWith("#")) return null;
-  for (const [placeholder, base] of [
-    [SKILL_DIR, skill.uri],
+  const bases: readonly (readonly [string, string])[] = [
+    ...SKILL_DIR_SPELLINGS.map((spelling) => [spelling, skill.uri] as const),
     [PLUGIN_ROOT, `skill://${skill.library}`],
-  ] as const) {
+  ];
+  for (const [placeholder, base] of bases) {
     if (!target.startsWith(placeholder)) continue;
     const rest = target.slice(placeholder.length);
-    // `cd ${CLAUDE_SKILL_DIR}` names a directory to work in, not a file to read.
+    // `cd ${CLAUDE_SKILL_DIR}` (or `cd {baseDir}`) names a directory to work in, not a file to read.
     return rest === "" || rest === "/" ? null : base + rest;
   }
   if (target.startsWith("skill://")) return target;

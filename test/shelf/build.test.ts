@@ -227,6 +227,24 @@ describe("per-library SKILL.md substitution (§2.3)", () => {
     expect(auditCitations(shelf).size).toBe(0);
   });
 
+  test("{baseDir} is substituted as the skill's folder, like ${CLAUDE_SKILL_DIR}, and its citations resolve", async () => {
+    const body = "Read `{baseDir}/references/x.md`.\n\n```bash\npython3 {baseDir}/scripts/run.py\n```\nAnd {baseDir}/gone.md.\n";
+    const kit = await plugin("basedir", {
+      "skills/audit/SKILL.md": skillMd("audit", body),
+      "skills/audit/references/x.md": "x",
+      "skills/audit/scripts/run.py": "print(1)",
+    });
+    const shelf = build([kit], [{ name: "lib", description: "", plugins: ["basedir"] }]);
+    const served = shelf.libraries.get("lib")?.skills.get("audit")?.files.get("SKILL.md");
+    expect(new TextDecoder().decode(served?.bytes)).toBe(
+      skillMd(
+        "audit",
+        "Read `skill://lib/audit/references/x.md`.\n\n```bash\npython3 skill://lib/audit/scripts/run.py\n```\nAnd skill://lib/audit/gone.md.\n",
+      ),
+    );
+    expect(buildHealth(shelf).plugins["basedir"]?.dangling).toEqual([{ skill: "skill://lib/audit/SKILL.md", cites: "{baseDir}/gone.md" }]);
+  });
+
   test("a nested skill's SKILL.md in the outer skill is the nested skill's served bytes", async () => {
     const kit = await plugin("nested", {
       "skills/outer/SKILL.md": skillMd("outer"),
