@@ -8,6 +8,8 @@ import {
   joinPath,
   mimeTypeFor,
   skillAddress,
+  type PlaceholderBases,
+  type SkillFolders,
   substitutePlaceholders,
 } from "../address/index.js";
 import type { ConflictRule } from "../config/index.js";
@@ -95,7 +97,7 @@ function assembleLibrary(plan: LibraryPlan, plugins: ReadonlyMap<string, Harvest
     const plugin = plugins.get(id) as HarvestedPlugin;
     const gone = lost.get(id) ?? new Set<string>();
     const parsed = (plugin.parsedPrompts ?? []).filter((prompt) => !gone.has(`prompt:${prompt.stem}`));
-    for (const prompt of buildPromptDefs(plan.name, parsed, id)) prompts.set(prompt.name, prompt);
+    for (const prompt of buildPromptDefs(plan.name, parsed, id, skillFolders(plan.name, plugin))) prompts.set(prompt.name, prompt);
     for (const skill of buildPluginSkills(plan.name, plugin)) {
       const address = skill.address.join("/");
       if (!gone.has(`skill:${address}`)) skills.set(address, skill);
@@ -223,7 +225,7 @@ const ENCODER = new TextEncoder();
 
 /** SKILL.md as served in `library`: frontmatter verbatim, placeholders in the body substituted (§2.3). Only a
  *  substituted one carries its bytes; the rest are served from disk like any file. */
-function serveSkillMd(skill: HarvestedSkill, libraryUri: string, skillUri: string): ServedFile {
+function serveSkillMd(skill: HarvestedSkill, bases: PlaceholderBases): ServedFile {
   const base = { ...serveFile(skill.skillMd), mimeType: "text/markdown" };
   let raw = skill.skillMd.bytes;
   const values = rewrites(skill);
@@ -236,7 +238,7 @@ function serveSkillMd(skill: HarvestedSkill, libraryUri: string, skillUri: strin
     if (served !== undefined) ({ bytes: raw, bodyOffset } = served);
   }
   if (!skill.placeholders) return { ...base, bytes: raw, size: raw.byteLength, digest: digestBytes(raw) };
-  const body = substitutePlaceholders(UTF8.decode(raw.subarray(bodyOffset)), libraryUri, skillUri);
+  const body = substitutePlaceholders(UTF8.decode(raw.subarray(bodyOffset)), bases);
   const served = concat(raw.subarray(0, bodyOffset), ENCODER.encode(body));
   return { ...base, bytes: served, size: served.byteLength, digest: digestBytes(served) };
 }
@@ -248,11 +250,18 @@ function concat(head: Uint8Array, tail: Uint8Array): Uint8Array {
   return out;
 }
 
+/** The plugin's skill folders and their URIs in `library`: `${CLAUDE_PLUGIN_ROOT}/skills/pdf/x.md` is read at the
+ *  address `skills/pdf` is served at, never at `skills/pdf` below the library. */
+export function skillFolders(library: string, plugin: Pick<HarvestedPlugin, "skills">): SkillFolders {
+  return new Map(plugin.skills.map((skill) => [skill.dir, formatSkillUri(library, skill.address)]));
+}
+
 function buildPluginSkills(library: string, plugin: HarvestedPlugin): Skill[] {
   const libraryUri = formatSkillUri(library, []);
+  const skills = skillFolders(library, plugin);
   const skillMds = new Map<string, ServedFile>();
   for (const skill of plugin.skills) {
-    skillMds.set(skill.dir, serveSkillMd(skill, libraryUri, formatSkillUri(library, skill.address)));
+    skillMds.set(skill.dir, serveSkillMd(skill, { libraryUri, skillUri: formatSkillUri(library, skill.address), skills }));
   }
   return plugin.skills.map((skill) => {
     const uri = formatSkillUri(library, skill.address);

@@ -245,6 +245,38 @@ describe("per-library SKILL.md substitution (§2.3)", () => {
     expect(buildHealth(shelf).plugins["basedir"]?.dangling).toEqual([{ skill: "skill://lib/audit/SKILL.md", cites: "{baseDir}/gone.md" }]);
   });
 
+  test("a plugin-root path into a served skill is read at the skill's address, and its citation resolves", async () => {
+    const body = [
+      "Read ${CLAUDE_PLUGIN_ROOT}/skills/pdf/references/x.md and ${CLAUDE_PLUGIN_ROOT}/skills/tools/xlsx/y.md.",
+      "Shared: ${CLAUDE_PLUGIN_ROOT}/shared/a.md. Gone: ${CLAUDE_PLUGIN_ROOT}/skills/pdf/gone.md",
+      "The variable `${CLAUDE_PLUGIN_ROOT}` names the plugin root.",
+      "",
+    ].join("\n");
+    const kit = await plugin(
+      "rooted",
+      {
+        "skills/pdf/SKILL.md": skillMd("pdf", body),
+        "skills/pdf/references/x.md": "x",
+        "skills/tools/xlsx/SKILL.md": skillMd("xlsx"),
+        "skills/tools/xlsx/y.md": "y",
+        "shared/a.md": "a",
+      },
+      { files: ["shared/**"] },
+    );
+    const shelf = build([kit], [{ name: "lib", description: "", plugins: ["rooted"] }]);
+    const served = shelf.libraries.get("lib")?.skills.get("pdf")?.files.get("SKILL.md");
+    const expected = [
+      "Read skill://lib/pdf/references/x.md and skill://lib/tools/xlsx/y.md.",
+      "Shared: skill://lib/shared/a.md. Gone: skill://lib/pdf/gone.md",
+      "The variable `${CLAUDE_PLUGIN_ROOT}` names the plugin root.",
+      "",
+    ].join("\n");
+    expect(new TextDecoder().decode(served?.bytes)).toBe(skillMd("pdf", expected));
+    expect(buildHealth(shelf).plugins["rooted"]?.dangling).toEqual([
+      { skill: "skill://lib/pdf/SKILL.md", cites: "${CLAUDE_PLUGIN_ROOT}/skills/pdf/gone.md" },
+    ]);
+  });
+
   test("a nested skill's SKILL.md in the outer skill is the nested skill's served bytes", async () => {
     const kit = await plugin("nested", {
       "skills/outer/SKILL.md": skillMd("outer"),
