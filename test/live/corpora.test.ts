@@ -142,7 +142,12 @@ describe.skipIf(!present)("the same corpora zero-config, straight from their dir
       "scientific-skills@k-dense-scientific scientific-skills/database-lookup/SKILL.md",
       "database-design@wshobson-agents skills/postgresql/SKILL.md",
     ]);
-    expect(direct.libraries["k-dense-scientific"]).toMatchObject({ plugins: ["scientific-skills@k-dense-scientific"], skills: 129 });
+    // Each directory's discovery plugin follows the entries; every SKILL.md of both is an entry's, so it serves none.
+    expect(direct.libraries["k-dense-scientific"]).toMatchObject({
+      plugins: ["scientific-skills@k-dense-scientific", "k-dense-scientific"],
+      skills: 129,
+    });
+    expect([direct.plugins["k-dense-scientific"]?.skills, direct.plugins["wshobson-agents"]?.skills]).toEqual([0, 0]);
     expect(direct.libraries["wshobson-agents"]).toMatchObject({
       skills: 175,
       prompts: 86,
@@ -150,7 +155,8 @@ describe.skipIf(!present)("the same corpora zero-config, straight from their dir
         { plugin: "pensyve@wshobson-agents", reason: "Its repository is on https://github.com, which no declared git source serves." },
       ],
     });
-    expect(direct.libraries["wshobson-agents"]?.plugins).toHaveLength(84);
+    expect(direct.libraries["wshobson-agents"]?.plugins).toHaveLength(85);
+    expect(direct.libraries["wshobson-agents"]?.plugins.at(-1)).toBe("wshobson-agents");
     // A zero-config fetch key is the library name, never the path.
     expect(Object.keys(direct.fetches)).toEqual(["k-dense-scientific", "wshobson-agents"]);
   });
