@@ -3,7 +3,14 @@ import { createHash } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { type Config, pickGlobs, withFallbackGlobs } from "../config/index.js";
-import { applyManifestMeta, failedHarvest, type HarvestedPlugin, harvestPlugin, readPluginManifest } from "../harvest/index.js";
+import {
+  applyManifestMeta,
+  COMMAND_CONVENTION,
+  failedHarvest,
+  type HarvestedPlugin,
+  harvestPlugin,
+  readPluginManifest,
+} from "../harvest/index.js";
 import { parsePluginPrompts } from "../shelf/index.js";
 import { isDirectorySync, resolveInside, type Tree, type TreeTable } from "../sources/index.js";
 import type { PluginSpec } from "./specs.js";
@@ -51,6 +58,9 @@ export async function harvestSpec(config: Config, spec: PluginSpec, trees: TreeT
       notes.push({ path: absent.file, reason: `Its skills paths ${paths} are not in the plugin, so nothing is served from them.` });
     }
   }
+  // A marketplace plugin's prompts are what it declares, else its commands: never its worker templates.
+  if (spec.commandsOnly === true && globs.prompts === undefined && globs.commands === undefined)
+    globs = { ...globs, commands: COMMAND_CONVENTION };
   const harvested = await harvestPlugin({
     ...base,
     meta,

@@ -28,6 +28,8 @@ export interface PluginSpec {
   readonly reportUnmatched: boolean;
   /** Read `.claude-plugin/plugin.json` / `plugin.json` (not for a `strict: false` marketplace entry). */
   readonly manifest: boolean;
+  /** A marketplace entry: without declared prompts or commands, its prompts are its commands alone. */
+  readonly commandsOnly?: boolean;
 }
 
 export interface Layout {
@@ -131,6 +133,7 @@ export async function readLibraryMarketplace(
     naming: library.naming ?? "strict",
     reportUnmatched: false,
     manifest: entry.strict,
+    commandsOnly: true,
   }));
   const skipped = read.marketplace.skipped.map((row) => ({ plugin: entryId(row.entry, library.name), reason: row.reason }));
   return { outcome: { ids: specs.map((spec) => spec.id), skipped }, specs };

@@ -102,3 +102,31 @@ test("a marketplace whose plugins list their skills elsewhere still serves every
   expect(health.plugins.copilot?.skipped).toEqual([{ path: "plugins/docs/skills/broken", reason: expect.stringContaining("description") }]);
   expect(health.libraries.copilot?.conflicts).toBeUndefined();
 });
+
+test("a marketplace plugin's prompts are its commands, not its worker templates; a different command of a taken name is renamed", async () => {
+  const base = makeTemp();
+  writeFiles(path.join(base, "audits"), {
+    ".claude-plugin/marketplace.json": JSON.stringify({
+      plugins: [
+        { name: "c-review", source: "./plugins/c-review" },
+        { name: "conductor", source: "./plugins/conductor" },
+      ],
+    }),
+    "plugins/c-review/commands/setup.md": "---\ndescription: Set up the C review\n---\nSet up.\n",
+    "plugins/c-review/prompts/clusters/memory.md": "---\ndescription: A worker template\n---\nCheck memory.\n",
+    "plugins/c-review/skills/c-review/SKILL.md": skillMd("c-review"),
+    "plugins/conductor/commands/setup.md": "---\ndescription: Set up the conductor\n---\nConduct.\n",
+  });
+  const config = configFromDirectories(["audits"], base);
+  if (!config.ok) throw new Error("zero-config refused");
+  const service = await ShelfService.start(config.config, () => new Date());
+  services.push(service);
+  const library = service.current.libraries.get("audits");
+  expect([...(library?.prompts.keys() ?? [])].sort()).toEqual(["audits_conductor.setup", "audits_setup"]);
+  expect(library?.prompts.get("audits_conductor.setup")?.description).toBe("Set up the conductor");
+  expect(buildHealth(service.current).libraries.audits?.conflicts).toEqual({
+    "conductor@audits":
+      "serves the rest in library 'audits' without what collides: prompt audits_setup is already served by plugin 'c-review@audits', " +
+      "so this plugin's different prompt is served as audits_conductor.setup",
+  });
+});

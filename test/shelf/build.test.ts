@@ -184,7 +184,8 @@ test("keep-first (the default): the earlier plugin keeps each contested address 
     {
       plugin: "second-keep",
       message:
-        "serves the rest in library 'lib' without what collides: prompt lib_review is already served by plugin 'first-keep'; " +
+        "serves the rest in library 'lib' without what collides: prompt lib_review is already served by plugin 'first-keep', " +
+        "so this plugin's different prompt is served as lib_second-keep.review; " +
         "skill://lib/a/SKILL.md is already served by plugin 'first-keep'; " +
         "skill://lib/b/inner lies inside skill skill://lib/b of plugin 'first-keep'; " +
         "skill://lib/shared/guide.md is already served by plugin 'first-keep'",
@@ -193,8 +194,14 @@ test("keep-first (the default): the earlier plugin keeps each contested address 
   expect([...(library?.skills.keys() ?? [])].sort()).toEqual(["a", "b", "unique"]);
   expect(library?.skills.get("a")?.plugin).toBe("first-keep");
   expect(library?.skills.get("unique")?.plugin).toBe("second-keep");
-  expect([...(library?.prompts.keys() ?? [])].sort()).toEqual(["lib_review", "lib_ship"]);
+  // A different command of the same name still reaches the model, under a name that says whose it is.
+  expect([...(library?.prompts.keys() ?? [])].sort()).toEqual(["lib_review", "lib_second-keep.review", "lib_ship"]);
   expect(library?.prompts.get("lib_review")?.plugin).toBe("first-keep");
+  expect(library?.prompts.get("lib_second-keep.review")).toMatchObject({
+    plugin: "second-keep",
+    description: "Again",
+    path: "commands/review.md",
+  });
   expect(library?.files.get("shared/guide.md")?.plugin).toBe("first-keep");
   expect(library?.files.get("shared/extra.md")?.plugin).toBe("second-keep");
   // The contested addresses stay skill addresses of the library, so no fallback read uncovers the lost copies.
