@@ -4,7 +4,17 @@ export { describeErrorCode, errorCode } from "./errors.js";
 export { digestBytes, formatDigest } from "./digest.js";
 export { JSON_TYPE, MARKDOWN, mimeTypeFor } from "./media.js";
 export { compareCodeUnits } from "./order.js";
-export { PLUGIN_ROOT, SKILL_DIR, hasPlaceholders, substitutePlaceholders } from "./placeholders.js";
+export {
+  BASE_DIR,
+  hasPlaceholders,
+  PLUGIN_ROOT,
+  pluginRootUri,
+  SKILL_DIR,
+  SKILL_DIR_SPELLINGS,
+  type PlaceholderBases,
+  type SkillFolders,
+  substitutePlaceholders,
+} from "./placeholders.js";
 export {
   VISIBLE_DOT_NAMES,
   ancestorsOf,

@@ -7,6 +7,7 @@ import { buildShelf, type FetchReport, type MarketplaceOutcome, planLibraries, t
 import { type Fetcher, type Tree, TreeTable } from "../sources/index.js";
 import { reportFetches } from "./fetch-report.js";
 import { type HarvestMemo, harvestSpec, type ReuseOptions, stampOf } from "./harvest-spec.js";
+import { withoutClaimed } from "./rest.js";
 import { configSpec, type PluginSpec, readLibraryMarketplace, zeroConfigLayout } from "./specs.js";
 
 export interface AssembleOptions extends ReuseOptions {
@@ -37,7 +38,9 @@ export async function assemble(config: Config, options: AssembleOptions): Promis
     ...(refresh === undefined ? {} : { refresh: (key, source) => refresh(key, source.name) }),
   });
   const layout = zeroConfigLayout(config);
-  const specs: PluginSpec[] = layout.plugins.map((plugin) => configSpec(config, plugin));
+  const restIds = new Set(layout.rest?.values() ?? []);
+  // The discovery plugin beside a marketplace reads no manifest: one at the root belongs to an entry.
+  const specs: PluginSpec[] = layout.plugins.map((plugin) => ({ ...configSpec(config, plugin), manifest: !restIds.has(plugin.name) }));
   const marketplaces = new Map<string, MarketplaceOutcome>(layout.unservedMarketplaces ?? []);
   const entrySpecs = await Promise.all(
     layout.libraries.map(async (library) => {
@@ -56,13 +59,32 @@ export async function assemble(config: Config, options: AssembleOptions): Promis
     const stamp = plugin.status === "ok" ? stampOf(specs[i] as PluginSpec, used.get(plugin.fetch)) : undefined;
     memo.set(plugin.id, stamp === undefined ? { plugin } : { stamp, plugin });
   });
+  const served = withoutClaimedByEntries(plugins, layout.rest, marketplaces);
   const shelf = buildShelf({
     generation: options.generation,
     built: options.built,
-    libraries: planLibraries(layout.libraries, plugins, marketplaces),
-    plugins,
+    libraries: planLibraries(layout.libraries, served, marketplaces),
+    plugins: served,
     fetches: reportFetches(used, plugins, options.built, options.watch),
     ...(options.previousShelf === undefined ? {} : { previous: options.previousShelf }),
   });
   return { shelf, memo, trees: used };
+}
+
+/** Each zero-config discovery plugin beside a marketplace, without what its library's entries claim. */
+function withoutClaimedByEntries(
+  plugins: readonly HarvestedPlugin[],
+  rest: ReadonlyMap<string, string> | undefined,
+  marketplaces: ReadonlyMap<string, MarketplaceOutcome>,
+): readonly HarvestedPlugin[] {
+  if (rest === undefined || rest.size === 0) return plugins;
+  const byId = new Map(plugins.map((plugin) => [plugin.id, plugin]));
+  const restOf = new Map([...rest].map(([library, id]) => [id, library]));
+  return plugins.map((plugin) => {
+    const library = restOf.get(plugin.id);
+    if (library === undefined) return plugin;
+    const ids = marketplaces.get(library)?.ids ?? [];
+    const entries = ids.map((id) => byId.get(id)).filter((entry): entry is HarvestedPlugin => entry !== undefined);
+    return withoutClaimed(plugin, entries);
+  });
 }

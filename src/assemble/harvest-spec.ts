@@ -5,6 +5,7 @@ import path from "node:path";
 import { type Config, pickGlobs, withFallbackGlobs } from "../config/index.js";
 import {
   applyManifestMeta,
+  COMMAND_CONVENTION,
   failedHarvest,
   type FileBytesSeen,
   type HarvestedPlugin,
@@ -47,13 +48,22 @@ export async function harvestSpec(config: Config, spec: PluginSpec, trees: TreeT
   if (options.force !== true && tree.kind === "local" && last !== undefined && options.unchanged?.(spec.plan.key) === true) return last;
   let meta = spec.meta;
   let globs = spec.globs;
+  const notes: { path: string; reason: string }[] = [];
   if (spec.manifest && isDirectorySync(root.abs)) {
     const read = readPluginManifest(root.abs);
     if (!read.ok) return failedHarvest(base, `The plugin manifest ${read.error}.`);
     meta = applyManifestMeta(meta, read.manifest);
     // The manifest supplies `skills` / `commands` paths for the kinds the spec left unset.
     if (read.manifest !== null) globs = withFallbackGlobs(globs, read.manifest);
+    const absent = read.manifest?.absentSkills;
+    if (absent !== undefined && globs.skills === read.manifest?.skills) {
+      const paths = absent.paths.join(", ");
+      notes.push({ path: absent.file, reason: `Its skills paths ${paths} are not in the plugin, so nothing is served from them.` });
+    }
   }
+  // A marketplace plugin's prompts are what it declares, else its commands: never its worker templates.
+  if (spec.commandsOnly === true && globs.prompts === undefined && globs.commands === undefined)
+    globs = { ...globs, commands: COMMAND_CONVENTION };
   const harvested = await harvestPlugin({
     ...base,
     meta,
@@ -61,6 +71,7 @@ export async function harvestSpec(config: Config, spec: PluginSpec, trees: TreeT
     ...globs,
     limits: config.limits,
     naming: spec.naming,
+    ...(notes.length === 0 ? {} : { notes }),
     // Only the globs the config file wrote: a manifest's fallback lists are the plugin author's.
     ...(spec.reportUnmatched ? { reportUnmatched: pickGlobs(spec.globs) } : {}),
     // Unchanged local files (same real path, size and mtime) are not read again; /reindex reads everything.

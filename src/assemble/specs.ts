@@ -28,6 +28,8 @@ export interface PluginSpec {
   readonly reportUnmatched: boolean;
   /** Read `.claude-plugin/plugin.json` / `plugin.json` (not for a `strict: false` marketplace entry). */
   readonly manifest: boolean;
+  /** A marketplace entry: without declared prompts or commands, its prompts are its commands alone. */
+  readonly commandsOnly?: boolean;
 }
 
 export interface Layout {
@@ -36,17 +38,25 @@ export interface Layout {
   /** Zero-config libraries served by discovery beside a marketplace none of whose entries can be served: the
    *  marketplace's skipped entries, so each is named once. */
   readonly unservedMarketplaces?: ReadonlyMap<string, MarketplaceOutcome>;
+  /** Zero-config libraries served through their marketplace: library name => the id of the discovery plugin that
+   *  serves, after the entries, every SKILL.md under the directory that no entry claims. */
+  readonly rest?: ReadonlyMap<string, string>;
 }
+
+/** What the discovery plugin beside a marketplace is, on /health. */
+const REST_DESCRIPTION = "The SKILL.md files under the directory that no plugin of its marketplace serves, found by discovery.";
 
 /**
  * Zero-config: a directory holding a marketplace file with at least one servable entry is served through it, so
- * its library takes the directory as its `source` instead of the discovery plugin. One whose marketplace serves no
- * entry (every entry on a host no source declares, on npm, an archive) is served by discovery, and each entry is a
- * skipped row of its library. Checked on every build, like the marketplace.
+ * its library takes the directory as its `source`; its discovery plugin stays in the library, after the entries,
+ * to serve every SKILL.md under the directory that no entry claims (the assembler drops the rest from it), with
+ * no prompts of its own. One whose marketplace serves no entry (every entry on a host no source declares, on npm,
+ * an archive) is served by discovery alone, and each entry is a skipped row of its library. Checked on every
+ * build, like the marketplace.
  */
 export function zeroConfigLayout(config: Config): Layout {
   if (config.file !== null) return config;
-  const throughMarketplace = new Set<string>();
+  const rest = new Map<string, string>();
   const unservedMarketplaces = new Map<string, MarketplaceOutcome>();
   const libraries = config.libraries.map((library) => {
     const plugin = library.plugins.length === 1 ? config.plugins.find((p) => p.name === library.plugins[0]) : undefined;
@@ -57,16 +67,20 @@ export function zeroConfigLayout(config: Config): Layout {
       unservedMarketplaces.set(library.name, { ids: [], skipped });
       return library;
     }
-    throughMarketplace.add(plugin.name);
+    rest.set(library.name, plugin.name);
     return {
       name: library.name,
       description: library.description,
       source: plugin.address,
-      plugins: [],
+      plugins: [plugin.name],
       ...(plugin.naming === undefined ? {} : { naming: plugin.naming }),
     };
   });
-  return { plugins: config.plugins.filter((plugin) => !throughMarketplace.has(plugin.name)), libraries, unservedMarketplaces };
+  const restIds = new Set(rest.values());
+  const plugins = config.plugins.map((plugin) =>
+    restIds.has(plugin.name) ? { ...plugin, description: REST_DESCRIPTION, prompts: [] } : plugin,
+  );
+  return { plugins, libraries, unservedMarketplaces, rest };
 }
 
 /** A skipped entry's name in a library's rows: `remote@team`, or `plugins[3]` for an entry without a name. */
@@ -119,6 +133,7 @@ export async function readLibraryMarketplace(
     naming: library.naming ?? "strict",
     reportUnmatched: false,
     manifest: entry.strict,
+    commandsOnly: true,
   }));
   const skipped = read.marketplace.skipped.map((row) => ({ plugin: entryId(row.entry, library.name), reason: row.reason }));
   return { outcome: { ids: specs.map((spec) => spec.id), skipped }, specs };

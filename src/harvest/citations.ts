@@ -3,8 +3,9 @@
 // text, not a citation; a reference-style link (`[a][ref]` with `[ref]: path`) cites its definition's target.
 import { Lexer, type Token, type Tokens } from "marked";
 
-/** A placeholder path runs until whitespace or a character that closes Markdown or a quoted string. */
-const PLACEHOLDER_PATH = /\$\{CLAUDE_(?:SKILL_DIR|PLUGIN_ROOT)\}[^\s)\]"'`<>,;]*/g;
+/** A placeholder path runs until whitespace or a character that closes Markdown or a quoted string. `{baseDir}` is
+ *  the skill's folder as `${CLAUDE_SKILL_DIR}` is (address/placeholders.ts). */
+const PLACEHOLDER_PATH = /(?:\$\{CLAUDE_(?:SKILL_DIR|PLUGIN_ROOT)\}|\{baseDir\})[^\s)\]"'`<>,;]*/g;
 
 /** Every link and image target under `tokens`, in document order; tables' cells and lists' items included. */
 function collectTargets(tokens: readonly Token[], found: string[]): void {
@@ -26,7 +27,8 @@ function collectTargets(tokens: readonly Token[], found: string[]): void {
 }
 
 /** Markdown link and image targets (code spans and code blocks excluded), then placeholder paths anywhere (code
- *  blocks included: `python ${CLAUDE_SKILL_DIR}/scripts/x.py` in a fence is an instruction to run that file). */
+ *  blocks included: `python ${CLAUDE_SKILL_DIR}/scripts/x.py` or `{baseDir}/scripts/x.py` in a fence is an
+ *  instruction to run that file). */
 export function findCitations(body: string): string[] {
   const found: string[] = [];
   collectTargets(new Lexer({ gfm: true }).lex(body), found);

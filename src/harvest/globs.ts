@@ -10,6 +10,9 @@ export const SKILL_CONVENTION: readonly string[] = [
   ".agents/skills/*/SKILL.md",
 ];
 export const PROMPT_CONVENTION: readonly string[] = ["prompts/**/*.md", ".github/prompts/*.prompt.md", "commands/*.md"];
+/** A marketplace plugin's prompts when neither its entry nor its manifest declares any: its commands alone. Its
+ *  other folders (`prompts/`, templates) are the plugin's own files, which its skills read. */
+export const COMMAND_CONVENTION: readonly string[] = ["commands/*.md"];
 
 /** A compiled set of globs: `match` takes a POSIX path relative to the plugin root. */
 export interface GlobSet {

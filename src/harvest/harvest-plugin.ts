@@ -28,6 +28,8 @@ export interface HarvestInput extends PluginGlobs {
   readonly naming?: Naming;
   /** The `skills`, `prompts` and `files` globs the config file wrote: each that matches nothing is a warning row. */
   readonly reportUnmatched?: PluginGlobs;
+  /** Warning rows found before the walk (a manifest's skills paths that are not in the plugin). */
+  readonly notes?: readonly { readonly path: string; readonly reason: string }[];
   /** The last harvest of this plugin: unchanged files (same real path, size and mtime) are not read again. */
   readonly previous?: HarvestedPlugin;
   /** Told the bytes of each file this harvest reads again because it changed since `previous` (not on a first
@@ -99,6 +101,7 @@ async function harvestRoot(input: HarvestInput, rootReal: string): Promise<Harve
     priorSkills: new Map(input.previous?.status === "ok" ? input.previous.skills.map((s) => [s.dir, s]) : []),
   };
   for (const row of walk.unreadable) ctx.skipped.add(row.path, REASONS.unreadableDirectory(row.code));
+  for (const row of input.notes ?? []) ctx.warnings.add(row.path, row.reason);
 
   const { skills, skillDirs, addresses } = await harvestSkills(ctx, compileSkillGlobs(skillPatterns));
   for (const skillMd of hiddenSkills) {

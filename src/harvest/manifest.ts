@@ -4,9 +4,13 @@ import fs from "node:fs";
 import nodePath from "node:path";
 import { errorCode } from "../address/index.js";
 import { checkGlob, type PluginGlobs } from "../config/index.js";
+import { isLiteralGlob, normalizeGlob } from "./globs.js";
 import type { PluginMeta } from "./types.js";
 
 export const MANIFEST_FILES: readonly string[] = [".claude-plugin/plugin.json", "plugin.json"];
+/** Other hosts' manifests of the same plugin (GitHub Copilot's, Codex's): read when the plugin has none of the
+ *  above, and for their `skills` paths that exist when the manifest read lists none. */
+export const VENDOR_MANIFEST_FILES: readonly string[] = [".github/plugin/plugin.json", ".codex-plugin/plugin.json"];
 /** A manifest or marketplace file larger than this is refused rather than parsed. */
 const MAX_JSON_BYTES = 4 * 1024 * 1024;
 
@@ -16,6 +20,8 @@ export interface PluginManifest extends Pick<PluginGlobs, "skills" | "commands">
   readonly description?: string;
   readonly version?: string;
   readonly keywords: readonly string[];
+  /** A vendor manifest's `skills` paths that are not in the plugin, so not taken (a warning row). */
+  readonly absentSkills?: { readonly file: string; readonly paths: readonly string[] };
 }
 
 export type JsonRead =
@@ -72,12 +78,61 @@ export function readJsonInRoot(rootAbs: string, candidates: readonly string[]): 
 
 export type ManifestRead = { readonly ok: true; readonly manifest: PluginManifest | null } | { readonly ok: false; readonly error: string };
 
-/** The plugin's manifest, `null` when it has none, or the reason the plugin fails. */
+/** The plugin's manifest, `null` when it has none, or the reason the plugin fails. The first of
+ *  `.claude-plugin/plugin.json`, `plugin.json`, `.github/plugin/plugin.json`, `.codex-plugin/plugin.json` is the
+ *  manifest; when it lists no `skills`, the first vendor manifest that lists skills paths which exist supplies them
+ *  (a vendor manifest's paths that are absent are left out: a repository may list skills it copies in at release). */
 export function readPluginManifest(rootAbs: string): ManifestRead {
-  const read = readJsonInRoot(rootAbs, MANIFEST_FILES);
+  const read = readJsonInRoot(rootAbs, [...MANIFEST_FILES, ...VENDOR_MANIFEST_FILES]);
   if (!read.ok) return { ok: false, error: read.error };
   if (!read.found) return { ok: true, manifest: null };
-  return parsePluginManifest(read.value, read.file);
+  const parsed = parsePluginManifest(read.value, read.file);
+  if (!parsed.ok || parsed.manifest === null) return parsed;
+  let manifest = parsed.manifest;
+  const vendor = VENDOR_MANIFEST_FILES.includes(manifest.file);
+  if (vendor && manifest.skills !== undefined) manifest = keepExisting(rootAbs, manifest, manifest.file, manifest.skills);
+  if (manifest.skills !== undefined) return { ok: true, manifest };
+  for (const file of VENDOR_MANIFEST_FILES) {
+    if (file === parsed.manifest.file) continue;
+    const other = readJsonInRoot(rootAbs, [file]);
+    // Another host's manifest that cannot be read is not this plugin's manifest: it supplies nothing.
+    if (!other.ok || !other.found) continue;
+    const otherParsed = parsePluginManifest(other.value, file);
+    if (!otherParsed.ok || otherParsed.manifest?.skills === undefined) continue;
+    const taken = keepExisting(rootAbs, manifest, file, otherParsed.manifest.skills);
+    if (taken.skills !== undefined) return { ok: true, manifest: taken };
+    manifest = taken;
+  }
+  return { ok: true, manifest };
+}
+
+/** `manifest` with those of `paths` (from the vendor manifest `file`) that exist in the plugin as its `skills`;
+ *  the absent ones are recorded. A glob is kept: what it matches is the harvest's to find. */
+function keepExisting(rootAbs: string, manifest: PluginManifest, file: string, paths: readonly string[]): PluginManifest {
+  const present: string[] = [];
+  const absent: string[] = [];
+  for (const path of paths) {
+    if (!isLiteralGlob(path) || existsInRoot(rootAbs, path)) present.push(path);
+    // An absent `./skills/` is what the convention finds anyway, nothing: generated manifests list it blindly.
+    else if (normalizeGlob(path) !== "skills") absent.push(path);
+  }
+  const { skills: _skills, ...rest } = manifest;
+  return {
+    ...rest,
+    ...(present.length === 0 ? {} : { skills: present }),
+    ...(absent.length === 0 ? {} : { absentSkills: { file, paths: absent } }),
+  };
+}
+
+/** Whether the relative path names a file or folder inside the root (never through a link leaving it). */
+function existsInRoot(rootAbs: string, path: string): boolean {
+  try {
+    const root = fs.realpathSync.native(rootAbs);
+    const real = fs.realpathSync.native(nodePath.join(root, ...normalizeGlob(path).split("/")));
+    return real === root || isBelow(root, real);
+  } catch {
+    return false;
+  }
 }
 
 /** Pure: a parsed plugin.json as the fields skillshelf uses. Fields it does not use (agents, hooks…) are ignored. */

@@ -52,7 +52,7 @@ export interface HarvestedSkill {
    *  `key: <JSON>` line per key (`yaml`), and the mapping hosts read from it (`value`), which is what skills/list
    *  publishes. `skillMd.bytes` then holds the file's bytes. */
   readonly servedFrontmatter?: { readonly yaml: string; readonly value: Readonly<Record<string, unknown>> };
-  /** Whether the body holds `${CLAUDE_PLUGIN_ROOT}` or `${CLAUDE_SKILL_DIR}` (§2.3). */
+  /** Whether the body holds `${CLAUDE_PLUGIN_ROOT}`, `${CLAUDE_SKILL_DIR}` or `{baseDir}` (§2.3). */
   readonly placeholders: boolean;
   /** Every served file of the skill except SKILL.md, paths relative to the skill dir, nested skills' files included. */
   readonly files: readonly HarvestedFile[];

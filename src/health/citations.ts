@@ -2,8 +2,8 @@
 // would; those that answer *not found*, and are no directory holding served files, are dangling. External URLs
 // (any scheme) and in-page anchors are not citations.
 import { FULL_SCOPE, readDirectory, resolve } from "../resolve/index.js";
-import { formatSkillMdUri, memoize, PLUGIN_ROOT, SKILL_DIR } from "../address/index.js";
-import type { Shelf, Skill } from "../shelf/index.js";
+import { formatSkillMdUri, memoize, PLUGIN_ROOT, pluginRootUri, SKILL_DIR_SPELLINGS, type SkillFolders } from "../address/index.js";
+import { type Shelf, type Skill, skillFolders } from "../shelf/index.js";
 import type { HarvestedSkill } from "../harvest/index.js";
 
 const SCHEME = /^[a-z][a-z0-9+.-]*:/i;
@@ -26,12 +26,16 @@ function findDangling(shelf: Shelf): Map<string, Dangling[]> {
   }
   const out = new Map<string, Dangling[]>();
   for (const library of shelf.libraries.values()) {
+    const folders = new Map<string, SkillFolders>();
     for (const skill of library.skills.values()) {
       const harvested = raw.get(`${skill.plugin}\0${skill.dir}`);
-      if (harvested === undefined) continue;
+      const plugin = shelf.plugins.get(skill.plugin);
+      if (harvested === undefined || plugin === undefined) continue;
+      let skills = folders.get(plugin.id);
+      if (skills === undefined) folders.set(plugin.id, (skills = skillFolders(library.name, plugin)));
       // Citations are reported as the author wrote them (harvest found them in the body before substitution).
       for (const cites of harvested.cites) {
-        const target = citationUri(skill, cites);
+        const target = citationUri(skill, cites, skills);
         if (target === null || resolve(shelf, FULL_SCOPE, target).kind !== "notFound") continue;
         // `[templates/](templates/)` names a directory: it leads somewhere when the directory holds served files.
         if (readDirectory(shelf, FULL_SCOPE, target.replace(/\/+$/, "")).kind === "directory") continue;
@@ -45,17 +49,16 @@ function findDangling(shelf: Shelf): Map<string, Dangling[]> {
 }
 
 /** The URI a client would read for a citation, or null when it is not a citation (a URL, an anchor). */
-function citationUri(skill: Skill, cites: string): string | null {
+function citationUri(skill: Skill, cites: string, skills: SkillFolders): string | null {
   const target = cites.replace(/[#?].*$/, "");
   if (target === "" || cites.startsWith("#")) return null;
-  for (const [placeholder, base] of [
-    [SKILL_DIR, skill.uri],
-    [PLUGIN_ROOT, `skill://${skill.library}`],
-  ] as const) {
+  for (const placeholder of [...SKILL_DIR_SPELLINGS, PLUGIN_ROOT]) {
     if (!target.startsWith(placeholder)) continue;
     const rest = target.slice(placeholder.length);
-    // `cd ${CLAUDE_SKILL_DIR}` names a directory to work in, not a file to read.
-    return rest === "" || rest === "/" ? null : base + rest;
+    // `cd ${CLAUDE_SKILL_DIR}` (or `cd {baseDir}`) names a directory to work in, not a file to read.
+    if (rest === "" || rest === "/") return null;
+    // Read where it is served: a plugin-root path into a served skill is that skill's address.
+    return placeholder === PLUGIN_ROOT ? pluginRootUri(rest, { libraryUri: `skill://${skill.library}`, skills }) : skill.uri + rest;
   }
   if (target.startsWith("skill://")) return target;
   if (SCHEME.test(target) || target.startsWith("/") || target.startsWith("//")) return null;

@@ -14,7 +14,8 @@ function verdict(report: HealthReport): string {
 /** One line saying why nothing would be served, and what to do about it. */
 const NO_SKILL =
   "No skill would be served: no SKILL.md was found where the plugins look, or every one found was skipped (see the rows above). " +
-  "Without a config, every SKILL.md under each directory is found at any depth; with one, check each plugin's skills globs.";
+  "Without a config, every SKILL.md under each directory is found at any depth (beside the plugins of a marketplace file the directory holds), " +
+  "but in hidden folders; with one, check each plugin's skills globs.";
 
 /** `skill://kit/tools/pdf/SKILL.md` => `/libraries/kit/tools/pdf`: the narrowest discovery base holding the skill. */
 function ownBase(skillMd: string): string {

@@ -1,8 +1,7 @@
 // Render a prompt for `prompts/get`: check the arguments, substitute, then the plugin root. Nothing is executed.
+import { substitutePlaceholders } from "../address/index.js";
 import { splitArgumentWords } from "./claude.js";
 import { FREE_TEXT_ARGUMENT, type PromptArgs, type PromptArgument, type PromptDef, type RenderResult } from "./types.js";
-
-const PLUGIN_ROOT = "${CLAUDE_PLUGIN_ROOT}";
 
 /** `(kit_review, {topic: "auth"})` => `{ok: true, text: "Review auth."}`; a missing required argument or an unknown
  *  one is `{ok: false, message}` (the MCP layer answers -32602). `${CLAUDE_SKILL_DIR}` and `` !`cmd` `` stay text. */
@@ -38,8 +37,10 @@ export function renderPrompt(def: PromptDef, args: PromptArgs): RenderResult {
     const given = def.arguments.map((a) => values.get(a.name)).filter((v): v is string => v !== undefined);
     if (given.length > 0) text += `${text === "" ? "" : "\n\n"}ARGUMENTS: ${given.join(" ")}`;
   }
-  // A plain replacement after substitution (SPEC §2.3, §7): no pattern is ever built from content.
-  return { ok: true, text: text.split(PLUGIN_ROOT).join(`skill://${def.library}`) };
+  // A plain scan after substitution (§2.3, §7): no pattern is ever built from content. A path into one of the
+  // plugin's served skills is read at that skill's address.
+  const bases = { libraryUri: `skill://${def.library}`, ...(def.skills === undefined ? {} : { skills: def.skills }) };
+  return { ok: true, text: substitutePlaceholders(text, bases) };
 }
 
 type Checked =

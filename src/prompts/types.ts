@@ -1,6 +1,8 @@
 // The shapes of the prompts module: a parsed prompt (per plugin, library-independent), a served prompt
 // definition (per library) and the compiled body both render from.
 
+import type { SkillFolders } from "../address/index.js";
+
 /** A prompt file as harvest read it; the prompts module decides the dialect and arguments. */
 export interface HarvestedPromptFile {
   /** Relative to the plugin root. */
@@ -53,6 +55,9 @@ export interface PromptDef extends ParsedPrompt {
   readonly name: string;
   readonly library: string;
   readonly plugin?: string;
+  /** The plugin's served skill folders in this library: `${CLAUDE_PLUGIN_ROOT}/skills/pdf/x.md` renders as the
+   *  address the skill is served at (absent: none). */
+  readonly skills?: SkillFolders;
 }
 
 export type ParseResult = { readonly ok: true; readonly prompt: ParsedPrompt } | { readonly ok: false; readonly reason: string };

@@ -1,5 +1,5 @@
 // Pure: harvested plugins + library plans → one immutable shelf. No disk, no clock (the caller passes `built`).
-import { buildPromptDefs, formatPromptName, type PromptDef } from "../prompts/index.js";
+import { buildPromptDefs, formatPromptName, type ParsedPrompt, type PromptDef } from "../prompts/index.js";
 import {
   ancestorsOf,
   compareCodeUnits,
@@ -8,6 +8,8 @@ import {
   joinPath,
   mimeTypeFor,
   skillAddress,
+  type PlaceholderBases,
+  type SkillFolders,
   substitutePlaceholders,
 } from "../address/index.js";
 import type { ConflictRule } from "../config/index.js";
@@ -76,6 +78,10 @@ function assembleLibrary(plan: LibraryPlan, plugins: ReadonlyMap<string, Harvest
   const skillAddresses = new Set<string>();
   /** Per plugin kept under keep-first, the keys it lost to earlier plugins (`prompt:`, `skill:`, `file:`). */
   const lost = new Map<string, ReadonlySet<string>>();
+  /** Per plugin, its prompts as served: a different prompt whose name an earlier plugin holds is renamed. */
+  const ownPrompts = new Map<string, readonly ParsedPrompt[]>();
+  /** Every prompt served so far, by stem. */
+  const held = new Map<string, ParsedPrompt>();
   for (const id of plan.plugins) {
     const plugin = plugins.get(id);
     if (plugin === undefined) continue;
@@ -86,12 +92,21 @@ function assembleLibrary(plan: LibraryPlan, plugins: ReadonlyMap<string, Harvest
       conflicts.push({ plugin: id, message: `dropped from library '${plan.name}': ${clashes.map((c) => c.text).join("; ")}` });
       continue;
     }
-    const keys = new Set(clashes.map((clash) => clash.key));
-    claims.claim(id, plugin, promptStems(plugin), keys);
+    const renamed = renameDifferentPrompts(plan.name, id, plugin.parsedPrompts ?? [], clashes, held);
+    const keys = new Set(renamed.clashes.filter((clash) => clash.lost).map((clash) => clash.key));
+    claims.claim(
+      id,
+      plugin,
+      renamed.prompts.map((prompt) => prompt.stem),
+      keys,
+    );
     served.push(id);
+    const kept = renamed.prompts.filter((prompt) => !keys.has(`prompt:${prompt.stem}`));
+    ownPrompts.set(id, kept);
+    for (const prompt of kept) held.set(prompt.stem, prompt);
     if (clashes.length === 0) continue;
     lost.set(id, keys);
-    const message = `serves the rest in library '${plan.name}' without what collides: ${clashes.map((c) => c.text).join("; ")}`;
+    const message = `serves the rest in library '${plan.name}' without what collides: ${renamed.clashes.map((c) => c.text).join("; ")}`;
     conflicts.push({ plugin: id, message });
   }
 
@@ -101,8 +116,8 @@ function assembleLibrary(plan: LibraryPlan, plugins: ReadonlyMap<string, Harvest
   for (const id of served) {
     const plugin = plugins.get(id) as HarvestedPlugin;
     const gone = lost.get(id) ?? new Set<string>();
-    const parsed = (plugin.parsedPrompts ?? []).filter((prompt) => !gone.has(`prompt:${prompt.stem}`));
-    for (const prompt of buildPromptDefs(plan.name, parsed, id)) prompts.set(prompt.name, prompt);
+    const parsed = ownPrompts.get(id) ?? [];
+    for (const prompt of buildPromptDefs(plan.name, parsed, id, skillFolders(plan.name, plugin))) prompts.set(prompt.name, prompt);
     for (const skill of buildPluginSkills(plan.name, plugin)) {
       const address = skill.address.join("/");
       if (!gone.has(`skill:${address}`)) skills.set(address, skill);
@@ -125,6 +140,61 @@ function assembleLibrary(plan: LibraryPlan, plugins: ReadonlyMap<string, Harvest
     ...(plan.error === undefined ? {} : { error: plan.error }),
     skipped: plan.skipped ?? [],
   };
+}
+
+interface Renamed {
+  /** The plugin's prompts, each under the stem it is served by. */
+  readonly prompts: readonly ParsedPrompt[];
+  /** The clashes, each saying whether the address is lost and, for a renamed prompt, where it is served. */
+  readonly clashes: readonly (Clash & { readonly lost: boolean })[];
+}
+
+/**
+ * Keep-first for prompts: a prompt whose name an earlier plugin holds is lost when it is the same command (the
+ * same description, arguments and body), and otherwise served as `<library>_<plugin>.<stem>` (the plugin's name
+ * without `@<library>`), a stable name that names where it comes from. A name that is taken too is lost.
+ */
+function renameDifferentPrompts(
+  library: string,
+  id: string,
+  prompts: readonly ParsedPrompt[],
+  clashes: readonly Clash[],
+  held: ReadonlyMap<string, ParsedPrompt>,
+): Renamed {
+  const short = id.includes("@") ? id.slice(0, id.lastIndexOf("@")) : id;
+  const own = new Set(prompts.map((prompt) => prompt.stem));
+  const renames = new Map<string, string>();
+  const out = clashes.map((clash) => {
+    if (!clash.key.startsWith("prompt:")) return { ...clash, lost: true };
+    const stem = clash.key.slice("prompt:".length);
+    const mine = prompts.find((prompt) => prompt.stem === stem);
+    const theirs = held.get(stem);
+    if (mine === undefined || theirs === undefined || sameCommand(mine, theirs))
+      return { ...clash, text: `${clash.text} (the same command)`, lost: true };
+    const qualified = `${short}.${stem}`;
+    if (held.has(qualified) || own.has(qualified))
+      return { ...clash, text: `${clash.text}, and ${formatPromptName(library, qualified)} is taken too`, lost: true };
+    renames.set(stem, qualified);
+    return {
+      ...clash,
+      text: `${clash.text}, so this plugin's different prompt is served as ${formatPromptName(library, qualified)}`,
+      lost: false,
+    };
+  });
+  return {
+    prompts: prompts.map((prompt) => {
+      const stem = renames.get(prompt.stem);
+      return stem === undefined ? prompt : { ...prompt, stem };
+    }),
+    clashes: out,
+  };
+}
+
+/** Whether two prompts are the same command wherever they come from: all but their file and stem. */
+function sameCommand(a: ParsedPrompt, b: ParsedPrompt): boolean {
+  const text = (p: ParsedPrompt): string =>
+    JSON.stringify([p.dialect, p.title ?? null, p.description, p.arguments, [...p.defaults], p.segments]);
+  return text(a) === text(b);
 }
 
 /** One address of a plugin that an earlier plugin of the library holds: `skill:<address>`, `file:<path>` or
@@ -230,7 +300,7 @@ const ENCODER = new TextEncoder();
 
 /** SKILL.md as served in `library`: frontmatter verbatim, placeholders in the body substituted (§2.3). Only a
  *  substituted one carries its bytes; the rest are served from disk like any file. */
-function serveSkillMd(skill: HarvestedSkill, libraryUri: string, skillUri: string): ServedFile {
+function serveSkillMd(skill: HarvestedSkill, bases: PlaceholderBases): ServedFile {
   const base = { ...serveFile(skill.skillMd), mimeType: "text/markdown" };
   let raw = skill.skillMd.bytes;
   const values = rewrites(skill);
@@ -247,7 +317,7 @@ function serveSkillMd(skill: HarvestedSkill, libraryUri: string, skillUri: strin
     if (served !== undefined) ({ bytes: raw, bodyOffset } = served);
   }
   if (!skill.placeholders) return { ...base, bytes: raw, size: raw.byteLength, digest: digestBytes(raw) };
-  const body = substitutePlaceholders(UTF8.decode(raw.subarray(bodyOffset)), libraryUri, skillUri);
+  const body = substitutePlaceholders(UTF8.decode(raw.subarray(bodyOffset)), bases);
   const served = concat(raw.subarray(0, bodyOffset), ENCODER.encode(body));
   return { ...base, bytes: served, size: served.byteLength, digest: digestBytes(served) };
 }
@@ -259,11 +329,18 @@ function concat(head: Uint8Array, tail: Uint8Array): Uint8Array {
   return out;
 }
 
+/** The plugin's skill folders and their URIs in `library`: `${CLAUDE_PLUGIN_ROOT}/skills/pdf/x.md` is read at the
+ *  address `skills/pdf` is served at, never at `skills/pdf` below the library. */
+export function skillFolders(library: string, plugin: Pick<HarvestedPlugin, "skills">): SkillFolders {
+  return new Map(plugin.skills.map((skill) => [skill.dir, formatSkillUri(library, skill.address)]));
+}
+
 function buildPluginSkills(library: string, plugin: HarvestedPlugin): Skill[] {
   const libraryUri = formatSkillUri(library, []);
+  const skills = skillFolders(library, plugin);
   const skillMds = new Map<string, ServedFile>();
   for (const skill of plugin.skills) {
-    skillMds.set(skill.dir, serveSkillMd(skill, libraryUri, formatSkillUri(library, skill.address)));
+    skillMds.set(skill.dir, serveSkillMd(skill, { libraryUri, skillUri: formatSkillUri(library, skill.address), skills }));
   }
   return plugin.skills.map((skill) => {
     const uri = formatSkillUri(library, skill.address);

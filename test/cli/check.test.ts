@@ -63,7 +63,8 @@ describe("skillshelf check", () => {
       "0 skills and 0 prompts in 1 library (warnings: no skill served)\n" +
         "  skill://empty: 0 skills, 0 prompts, 0 library files (plugins: empty)\n" +
         "No skill would be served: no SKILL.md was found where the plugins look, or every one found was skipped (see the rows above). " +
-        "Without a config, every SKILL.md under each directory is found at any depth; with one, check each plugin's skills globs.\n",
+        "Without a config, every SKILL.md under each directory is found at any depth (beside the plugins of a marketplace file the directory holds), " +
+        "but in hidden folders; with one, check each plugin's skills globs.\n",
     );
   });
 

@@ -74,27 +74,29 @@ describe.runIf(present)("real collections", () => {
     const { code, report } = await check(`plugins:\n${plugins}libraries:\n  - name: agents\n    plugins: [${names.join(", ")}]\n`);
     expect(code).toBe(1);
     expect(names.length).toBe(84);
-    // keep-first: the seven plugins that collide on a command serve the rest (13 skills, 8 prompts).
+    // keep-first: the seven plugins that collide on a command serve the rest; of their nine commands whose name an
+    // earlier plugin holds, the five that are different commands are served under a name that says whose they are.
     expect(report.skills).toBe(174);
-    expect(report.prompts).toBe(86);
+    expect(report.prompts).toBe(91);
     expect(Object.values(report.plugins).every((plugin) => plugin.status === "ok")).toBe(true);
-    // Seven plugins ship a command whose name an earlier plugin of the library already serves: each is named.
+    const rest = "serves the rest in library 'agents' without what collides: ";
+    const renamed = (stem: string, holder: string, plugin: string): string =>
+      `prompt agents_${stem} is already served by plugin '${holder}', so this plugin's different prompt is served as agents_${plugin}.${stem}`;
     expect(report.libraries["agents"]?.conflicts).toEqual({
-      "context-management":
-        "serves the rest in library 'agents' without what collides: prompt agents_context-restore is already served by plugin 'code-refactoring'",
-      "documentation-generation":
-        "serves the rest in library 'agents' without what collides: prompt agents_doc-generate is already served by plugin 'code-documentation'",
+      "context-management": `${rest}prompt agents_context-restore is already served by plugin 'code-refactoring' (the same command)`,
+      "documentation-generation": `${rest}prompt agents_doc-generate is already served by plugin 'code-documentation' (the same command)`,
       // Every colliding address is named, not only the first.
       "error-diagnostics":
-        "serves the rest in library 'agents' without what collides: prompt agents_error-analysis is already served by plugin 'error-debugging'; " +
-        "prompt agents_error-trace is already served by plugin 'error-debugging'; prompt agents_smart-debug is already served by plugin 'debugging-toolkit'",
-      "git-pr-workflows":
-        "serves the rest in library 'agents' without what collides: prompt agents_pr-enhance is already served by plugin 'comprehensive-review'",
-      "performance-testing-review":
-        "serves the rest in library 'agents' without what collides: prompt agents_multi-agent-review is already served by plugin 'error-debugging'",
-      "ship-mate": "serves the rest in library 'agents' without what collides: prompt agents_setup is already served by plugin 'conductor'",
-      "ui-design":
-        "serves the rest in library 'agents' without what collides: prompt agents_accessibility-audit is already served by plugin 'accessibility-compliance'",
+        rest +
+        [
+          renamed("error-analysis", "error-debugging", "error-diagnostics"),
+          renamed("error-trace", "error-debugging", "error-diagnostics"),
+          renamed("smart-debug", "debugging-toolkit", "error-diagnostics"),
+        ].join("; "),
+      "git-pr-workflows": `${rest}prompt agents_pr-enhance is already served by plugin 'comprehensive-review' (the same command)`,
+      "performance-testing-review": `${rest}prompt agents_multi-agent-review is already served by plugin 'error-debugging' (the same command)`,
+      "ship-mate": rest + renamed("setup", "conductor", "ship-mate"),
+      "ui-design": rest + renamed("accessibility-audit", "accessibility-compliance", "ui-design"),
     });
     // The one skip: a skill whose name differs from its folder.
     const skipped = Object.entries(report.plugins).flatMap(([id, plugin]) => (plugin.skipped ?? []).map((row) => ({ id, ...row })));

@@ -73,6 +73,23 @@ test("placeholder paths end at whitespace, quotes, brackets and separators; trai
   ]);
 });
 
+test("{baseDir} is the skill's folder like ${CLAUDE_SKILL_DIR}: its paths cite in prose, code spans and fences", () => {
+  const body = [
+    "Read `{baseDir}/references/api.md` first.",
+    "See {baseDir}/references/b.md. Then [c]({baseDir}/c.md).",
+    "```bash",
+    "python3 {baseDir}/scripts/run.py",
+    "```",
+    "Not one: {basedir}/d.md, {BaseDir}/e.md, {baseDir }/f.md, $baseDir/g.md.",
+  ].join("\n");
+  expect(findCitations(body)).toEqual([
+    "{baseDir}/c.md",
+    "{baseDir}/references/api.md",
+    "{baseDir}/references/b.md",
+    "{baseDir}/scripts/run.py",
+  ]);
+});
+
 test("links in table headers, nested lists and emphasis cite; an empty target does not", () => {
   const body = [
     "| [h](h.md) | b |",

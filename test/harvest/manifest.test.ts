@@ -84,6 +84,70 @@ describe("readPluginManifest", () => {
   });
 });
 
+describe("readPluginManifest: other hosts' manifests", () => {
+  const json = (value: unknown): string => JSON.stringify(value);
+  test.each([
+    {
+      title: "a Copilot manifest alone is the manifest; its skills paths that exist are taken, the absent ones recorded",
+      files: {
+        ".github/plugin/plugin.json": json({ description: "Copilot", skills: ["./skills/a/", "./skills/gone/"] }),
+        "skills/a/SKILL.md": "x",
+      },
+      manifest: {
+        file: ".github/plugin/plugin.json",
+        description: "Copilot",
+        keywords: [],
+        skills: ["./skills/a/"],
+        absentSkills: { file: ".github/plugin/plugin.json", paths: ["./skills/gone/"] },
+      },
+    },
+    {
+      title: "none of its paths exist: no skills (the convention), every path recorded",
+      files: { ".github/plugin/plugin.json": json({ skills: ["./skills/x/", "./skills/y", "./skills/"] }) },
+      manifest: {
+        file: ".github/plugin/plugin.json",
+        keywords: [],
+        absentSkills: { file: ".github/plugin/plugin.json", paths: ["./skills/x/", "./skills/y"] },
+      },
+    },
+    {
+      title: "a Claude manifest without skills takes a Codex manifest's existing skills paths",
+      files: {
+        ".claude-plugin/plugin.json": json({ description: "Claude" }),
+        ".codex-plugin/plugin.json": json({ description: "Codex", skills: "./tools/" }),
+        "tools/t/SKILL.md": "x",
+      },
+      manifest: { file: ".claude-plugin/plugin.json", description: "Claude", keywords: [], skills: ["./tools/"] },
+    },
+    {
+      title: "a Claude manifest's own skills win; other manifests are not read",
+      files: {
+        ".claude-plugin/plugin.json": json({ skills: ["./mine/"] }),
+        ".codex-plugin/plugin.json": json({ skills: "./tools/" }),
+        "tools/t/SKILL.md": "x",
+      },
+      manifest: { file: ".claude-plugin/plugin.json", keywords: [], skills: ["./mine/"] },
+    },
+    {
+      title: "an absent ./skills/ (what the convention finds anyway) is no row",
+      files: { ".codex-plugin/plugin.json": json({ skills: "./skills/" }) },
+      manifest: { file: ".codex-plugin/plugin.json", keywords: [] },
+    },
+    {
+      title: "a glob in a vendor manifest is kept for the harvest to match",
+      files: { ".codex-plugin/plugin.json": json({ skills: ["skills/*"] }) },
+      manifest: { file: ".codex-plugin/plugin.json", keywords: [], skills: ["skills/*"] },
+    },
+    {
+      title: "a broken vendor manifest beside a Claude one supplies nothing and fails nothing",
+      files: { "plugin.json": json({ description: "root" }), ".codex-plugin/plugin.json": "{" },
+      manifest: { file: "plugin.json", description: "root", keywords: [] },
+    },
+  ])("$title", ({ files, manifest }) => {
+    expect(readPluginManifest(makeTree(files))).toEqual({ ok: true, manifest });
+  });
+});
+
 describe("applyManifestMeta", () => {
   const manifest = { file: FILE, description: "From the manifest.", version: "9.9.9", keywords: ["k2", "k1"] };
   const meta = (over: Partial<PluginMeta> = {}): PluginMeta => ({ description: "", tags: ["t"], keywords: ["k1"], ...over });

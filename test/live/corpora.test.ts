@@ -106,10 +106,11 @@ describe.skipIf(!present)("wshobson-agents through git+file", () => {
     );
   });
 
-  test("exact counts: 174 skills and 95 prompts harvested; 174 and 86 served, 7 plugins losing only their clashing prompts", () => {
+  test("exact counts: 174 skills and 95 prompts harvested; 174 and 91 served, 7 plugins losing only their same-command prompts", () => {
     expect(sum(git_, "agents", "skills")).toBe(174);
     expect(sum(git_, "agents", "prompts")).toBe(95);
-    expect(git_.libraries.agents).toMatchObject({ skills: 174, prompts: 86, files: 0 });
+    // Of the nine clashing names, five are different commands served renamed (agents_ship-mate.setup…); four are the same.
+    expect(git_.libraries.agents).toMatchObject({ skills: 174, prompts: 91, files: 0 });
     expect(Object.keys(git_.libraries.agents?.conflicts ?? {}).sort()).toEqual([
       "comprehensive-review@agents",
       "context-management@agents",
@@ -142,23 +143,29 @@ describe.skipIf(!present)("wshobson-agents through git+file", () => {
 describe.skipIf(!present)("the same corpora zero-config, straight from their directories", () => {
   test("served through their marketplace files: what the config serves, and what lenient naming adds", () => {
     // Zero-config names are lenient: the three skills strict naming skips are served with a warning each.
-    expect([git_.skills, git_.prompts]).toEqual([301, 86]);
-    expect([direct.skills, direct.prompts]).toEqual([304, 86]);
+    expect([git_.skills, git_.prompts]).toEqual([301, 91]);
+    expect([direct.skills, direct.prompts]).toEqual([304, 91]);
     const warned = Object.entries(direct.plugins).flatMap(([id, plugin]) => (plugin.warnings ?? []).map((row) => `${id} ${row.path}`));
     expect(warned).toEqual([
       "scientific-skills@k-dense-scientific scientific-skills/database-lookup/SKILL.md",
       "scientific-skills@k-dense-scientific scientific-skills/markdown-mermaid-writing/SKILL.md",
       "database-design@wshobson-agents skills/postgresql/SKILL.md",
     ]);
-    expect(direct.libraries["k-dense-scientific"]).toMatchObject({ plugins: ["scientific-skills@k-dense-scientific"], skills: 129 });
+    // Each directory's discovery plugin follows the entries; every SKILL.md of both is an entry's, so it serves none.
+    expect(direct.libraries["k-dense-scientific"]).toMatchObject({
+      plugins: ["scientific-skills@k-dense-scientific", "k-dense-scientific"],
+      skills: 129,
+    });
+    expect([direct.plugins["k-dense-scientific"]?.skills, direct.plugins["wshobson-agents"]?.skills]).toEqual([0, 0]);
     expect(direct.libraries["wshobson-agents"]).toMatchObject({
       skills: 175,
-      prompts: 86,
+      prompts: 91,
       skipped: [
         { plugin: "pensyve@wshobson-agents", reason: "Its repository is on https://github.com, which no declared git source serves." },
       ],
     });
-    expect(direct.libraries["wshobson-agents"]?.plugins).toHaveLength(84);
+    expect(direct.libraries["wshobson-agents"]?.plugins).toHaveLength(85);
+    expect(direct.libraries["wshobson-agents"]?.plugins.at(-1)).toBe("wshobson-agents");
     // A zero-config fetch key is the library name, never the path.
     expect(Object.keys(direct.fetches)).toEqual(["k-dense-scientific", "wshobson-agents"]);
   });

@@ -31,9 +31,10 @@ test("a directory with a marketplace file is served through it; one without, by 
   const service = await ShelfService.start(config.config, () => new Date());
   services.push(service);
   let health = buildHealth(service.current);
+  // The SKILL.md no entry serves is served by the directory's discovery plugin, after the entries.
   expect(health.libraries["team-market"]).toMatchObject({
-    plugins: ["writing@team-market"],
-    skills: 1,
+    plugins: ["writing@team-market", "team-market"],
+    skills: 2,
     skipped: [{ plugin: "remote@team-market", reason: "Its repository is on https://github.com, which no declared git source serves." }],
   });
   expect(health.plugins["writing@team-market"]).toMatchObject({ fetch: "team-market", root: "plugins/writing", category: "docs" });
@@ -46,6 +47,86 @@ test("a directory with a marketplace file is served through it; one without, by 
   });
   await service.rescan();
   health = buildHealth(service.current);
-  expect(health.libraries.plain).toMatchObject({ plugins: ["solo-kit@plain"], skills: 1 });
-  expect(health.plugins.plain).toBeUndefined();
+  expect(health.libraries.plain).toMatchObject({ plugins: ["solo-kit@plain", "plain"], skills: 1 });
+  expect(health.plugins.plain).toMatchObject({ skills: 0 });
+  expect(health.plugins.plain?.skipped).toBeUndefined();
+});
+
+test("a marketplace whose plugins list their skills elsewhere still serves every SKILL.md of the directory", async () => {
+  // The layout of a collection whose plugin folders hold only a Copilot manifest listing skills that are copied in
+  // at release: the skills live in the repository's own skills/ folder.
+  const base = makeTemp();
+  const manifest = (skills: string[]): string => JSON.stringify({ name: "x", description: "A plugin.", skills });
+  writeFiles(path.join(base, "copilot"), {
+    ".github/plugin/marketplace.json": JSON.stringify({
+      metadata: { pluginRoot: "./plugins" },
+      plugins: [
+        { name: "azure", source: "azure" },
+        { name: "docs", source: "docs" },
+      ],
+    }),
+    "plugins/azure/.github/plugin/plugin.json": manifest(["./skills/az-cost/", "./skills/az-health/"]),
+    "plugins/docs/.github/plugin/plugin.json": manifest(["./skills/readme/", "./skills/missing/"]),
+    "plugins/docs/skills/readme/SKILL.md": skillMd("readme"),
+    "plugins/docs/skills/broken/SKILL.md": "---\nname: broken\n---\nno description\n",
+    "skills/az-cost/SKILL.md": skillMd("az-cost"),
+    "skills/az-health/SKILL.md": skillMd("az-health"),
+    "skills/lonely/SKILL.md": skillMd("lonely"),
+  });
+  const config = configFromDirectories(["copilot"], base);
+  if (!config.ok) throw new Error("zero-config refused");
+  const service = await ShelfService.start(config.config, () => new Date());
+  services.push(service);
+  const health = buildHealth(service.current);
+  expect(health.libraries.copilot).toMatchObject({ plugins: ["azure@copilot", "docs@copilot", "copilot"], skills: 4, prompts: 0 });
+  expect([...(service.current.libraries.get("copilot")?.skills.keys() ?? [])].sort()).toEqual(["az-cost", "az-health", "lonely", "readme"]);
+  expect(service.current.libraries.get("copilot")?.skills.get("readme")?.plugin).toBe("docs@copilot");
+  expect(service.current.libraries.get("copilot")?.skills.get("az-cost")?.plugin).toBe("copilot");
+  // Listed paths that are absent are named; one that exists is served by its plugin, and the plugin's unlisted
+  // SKILL.md is served by discovery rather than hidden.
+  expect(health.plugins["azure@copilot"]?.warnings).toEqual([
+    {
+      path: ".github/plugin/plugin.json",
+      reason: "Its skills paths ./skills/az-cost/, ./skills/az-health/ are not in the plugin, so nothing is served from them.",
+    },
+  ]);
+  expect(health.plugins["docs@copilot"]).toMatchObject({ skills: 1 });
+  expect(health.plugins["docs@copilot"]?.skipped).toBeUndefined();
+  expect(health.plugins["docs@copilot"]?.warnings).toEqual([
+    {
+      path: ".github/plugin/plugin.json",
+      reason: "Its skills paths ./skills/missing/ are not in the plugin, so nothing is served from them.",
+    },
+  ]);
+  expect(health.plugins.copilot).toMatchObject({ skills: 3 });
+  expect(health.plugins.copilot?.skipped).toEqual([{ path: "plugins/docs/skills/broken", reason: expect.stringContaining("description") }]);
+  expect(health.libraries.copilot?.conflicts).toBeUndefined();
+});
+
+test("a marketplace plugin's prompts are its commands, not its worker templates; a different command of a taken name is renamed", async () => {
+  const base = makeTemp();
+  writeFiles(path.join(base, "audits"), {
+    ".claude-plugin/marketplace.json": JSON.stringify({
+      plugins: [
+        { name: "c-review", source: "./plugins/c-review" },
+        { name: "conductor", source: "./plugins/conductor" },
+      ],
+    }),
+    "plugins/c-review/commands/setup.md": "---\ndescription: Set up the C review\n---\nSet up.\n",
+    "plugins/c-review/prompts/clusters/memory.md": "---\ndescription: A worker template\n---\nCheck memory.\n",
+    "plugins/c-review/skills/c-review/SKILL.md": skillMd("c-review"),
+    "plugins/conductor/commands/setup.md": "---\ndescription: Set up the conductor\n---\nConduct.\n",
+  });
+  const config = configFromDirectories(["audits"], base);
+  if (!config.ok) throw new Error("zero-config refused");
+  const service = await ShelfService.start(config.config, () => new Date());
+  services.push(service);
+  const library = service.current.libraries.get("audits");
+  expect([...(library?.prompts.keys() ?? [])].sort()).toEqual(["audits_conductor.setup", "audits_setup"]);
+  expect(library?.prompts.get("audits_conductor.setup")?.description).toBe("Set up the conductor");
+  expect(buildHealth(service.current).libraries.audits?.conflicts).toEqual({
+    "conductor@audits":
+      "serves the rest in library 'audits' without what collides: prompt audits_setup is already served by plugin 'c-review@audits', " +
+      "so this plugin's different prompt is served as audits_conductor.setup",
+  });
 });

@@ -160,3 +160,14 @@ describe("claude rendering, declared names", () => {
     });
   });
 });
+
+test("a plugin-root path into one of the plugin's served skills renders as that skill's address", () => {
+  const def = {
+    ...command("Read ${CLAUDE_PLUGIN_ROOT}/skills/pdf/references/x.md and ${CLAUDE_PLUGIN_ROOT}/scripts/run.sh for $ARGUMENTS."),
+    skills: new Map([["skills/pdf", "skill://kit/pdf"]]),
+  };
+  expect(renderPrompt(def, { arguments: "a.pdf" })).toEqual({
+    ok: true,
+    text: "Read skill://kit/pdf/references/x.md and skill://kit/scripts/run.sh for a.pdf.",
+  });
+});

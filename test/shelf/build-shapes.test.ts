@@ -185,7 +185,7 @@ describe("keep-first over three plugins: what a later plugin lost stays with the
         plugin: "second",
         message:
           rest +
-          "prompt lib_review is already served by plugin 'first'; " +
+          "prompt lib_review is already served by plugin 'first' (the same command); " +
           "skill://lib/a/SKILL.md is already served by plugin 'first'; " +
           "skill://lib/f would hold addresses plugin 'first' serves; " +
           "skill://lib/a/inner/x.md lies inside skill skill://lib/a of plugin 'first'; " +
@@ -196,7 +196,7 @@ describe("keep-first over three plugins: what a later plugin lost stays with the
         plugin: "third",
         message:
           rest +
-          "prompt lib_review is already served by plugin 'first'; " +
+          "prompt lib_review is already served by plugin 'first' (the same command); " +
           "skill://lib/a/SKILL.md is already served by plugin 'first'; " +
           "skill://lib/f would hold addresses plugin 'first' serves; " +
           "skill://lib/g would hold addresses plugin 'second' serves; " +

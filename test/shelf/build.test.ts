@@ -184,7 +184,8 @@ test("keep-first (the default): the earlier plugin keeps each contested address 
     {
       plugin: "second-keep",
       message:
-        "serves the rest in library 'lib' without what collides: prompt lib_review is already served by plugin 'first-keep'; " +
+        "serves the rest in library 'lib' without what collides: prompt lib_review is already served by plugin 'first-keep', " +
+        "so this plugin's different prompt is served as lib_second-keep.review; " +
         "skill://lib/a/SKILL.md is already served by plugin 'first-keep'; " +
         "skill://lib/b/inner lies inside skill skill://lib/b of plugin 'first-keep'; " +
         "skill://lib/shared/guide.md is already served by plugin 'first-keep'",
@@ -193,8 +194,14 @@ test("keep-first (the default): the earlier plugin keeps each contested address 
   expect([...(library?.skills.keys() ?? [])].sort()).toEqual(["a", "b", "unique"]);
   expect(library?.skills.get("a")?.plugin).toBe("first-keep");
   expect(library?.skills.get("unique")?.plugin).toBe("second-keep");
-  expect([...(library?.prompts.keys() ?? [])].sort()).toEqual(["lib_review", "lib_ship"]);
+  // A different command of the same name still reaches the model, under a name that says whose it is.
+  expect([...(library?.prompts.keys() ?? [])].sort()).toEqual(["lib_review", "lib_second-keep.review", "lib_ship"]);
   expect(library?.prompts.get("lib_review")?.plugin).toBe("first-keep");
+  expect(library?.prompts.get("lib_second-keep.review")).toMatchObject({
+    plugin: "second-keep",
+    description: "Again",
+    path: "commands/review.md",
+  });
   expect(library?.files.get("shared/guide.md")?.plugin).toBe("first-keep");
   expect(library?.files.get("shared/extra.md")?.plugin).toBe("second-keep");
   // The contested addresses stay skill addresses of the library, so no fallback read uncovers the lost copies.
@@ -225,6 +232,56 @@ describe("per-library SKILL.md substitution (§2.3)", () => {
       expect(served?.digest).toBe(sha(expected));
     }
     expect(auditCitations(shelf).size).toBe(0);
+  });
+
+  test("{baseDir} is substituted as the skill's folder, like ${CLAUDE_SKILL_DIR}, and its citations resolve", async () => {
+    const body = "Read `{baseDir}/references/x.md`.\n\n```bash\npython3 {baseDir}/scripts/run.py\n```\nAnd {baseDir}/gone.md.\n";
+    const kit = await plugin("basedir", {
+      "skills/audit/SKILL.md": skillMd("audit", body),
+      "skills/audit/references/x.md": "x",
+      "skills/audit/scripts/run.py": "print(1)",
+    });
+    const shelf = build([kit], [{ name: "lib", description: "", plugins: ["basedir"] }]);
+    const served = shelf.libraries.get("lib")?.skills.get("audit")?.files.get("SKILL.md");
+    expect(new TextDecoder().decode(served?.bytes)).toBe(
+      skillMd(
+        "audit",
+        "Read `skill://lib/audit/references/x.md`.\n\n```bash\npython3 skill://lib/audit/scripts/run.py\n```\nAnd skill://lib/audit/gone.md.\n",
+      ),
+    );
+    expect(buildHealth(shelf).plugins["basedir"]?.dangling).toEqual([{ skill: "skill://lib/audit/SKILL.md", cites: "{baseDir}/gone.md" }]);
+  });
+
+  test("a plugin-root path into a served skill is read at the skill's address, and its citation resolves", async () => {
+    const body = [
+      "Read ${CLAUDE_PLUGIN_ROOT}/skills/pdf/references/x.md and ${CLAUDE_PLUGIN_ROOT}/skills/tools/xlsx/y.md.",
+      "Shared: ${CLAUDE_PLUGIN_ROOT}/shared/a.md. Gone: ${CLAUDE_PLUGIN_ROOT}/skills/pdf/gone.md",
+      "The variable `${CLAUDE_PLUGIN_ROOT}` names the plugin root.",
+      "",
+    ].join("\n");
+    const kit = await plugin(
+      "rooted",
+      {
+        "skills/pdf/SKILL.md": skillMd("pdf", body),
+        "skills/pdf/references/x.md": "x",
+        "skills/tools/xlsx/SKILL.md": skillMd("xlsx"),
+        "skills/tools/xlsx/y.md": "y",
+        "shared/a.md": "a",
+      },
+      { files: ["shared/**"] },
+    );
+    const shelf = build([kit], [{ name: "lib", description: "", plugins: ["rooted"] }]);
+    const served = shelf.libraries.get("lib")?.skills.get("pdf")?.files.get("SKILL.md");
+    const expected = [
+      "Read skill://lib/pdf/references/x.md and skill://lib/tools/xlsx/y.md.",
+      "Shared: skill://lib/shared/a.md. Gone: skill://lib/pdf/gone.md",
+      "The variable `${CLAUDE_PLUGIN_ROOT}` names the plugin root.",
+      "",
+    ].join("\n");
+    expect(new TextDecoder().decode(served?.bytes)).toBe(skillMd("pdf", expected));
+    expect(buildHealth(shelf).plugins["rooted"]?.dangling).toEqual([
+      { skill: "skill://lib/pdf/SKILL.md", cites: "${CLAUDE_PLUGIN_ROOT}/skills/pdf/gone.md" },
+    ]);
   });
 
   test("a nested skill's SKILL.md in the outer skill is the nested skill's served bytes", async () => {
