@@ -18,6 +18,7 @@ import type {
   ScopeSpec,
   SecretRef,
   SourceConfig,
+  UsageConfig,
 } from "./types.js";
 import { MAX_DURATION_MS, parseDuration, parseSize } from "./units.js";
 import { formatPointer, type Problem } from "./yaml-doc.js";
@@ -34,6 +35,13 @@ export interface RawConfig {
   readonly oauth?: RawOAuth;
   readonly feeds?: { readonly secret: SecretRef; readonly lifetime?: string | number; readonly revoked?: readonly string[] };
   readonly ttl?: string | number;
+  readonly usage?: {
+    readonly database?: SecretRef;
+    readonly claim?: string;
+    readonly retention?: string | number;
+    readonly flush?: string | number;
+    readonly buffer?: number;
+  };
   readonly limits?: { readonly fileBytes?: string | number };
 }
 interface RawSource {
@@ -175,6 +183,7 @@ export function buildConfig(raw: RawConfig, file: string | null, baseDir: string
     report(["anonymous"], "must not be false when no clients and no oauth issuer are declared: every request would be refused");
   }
   const feeds = raw.feeds === undefined ? undefined : buildFeeds(raw.feeds, report);
+  const usage = raw.usage === undefined ? undefined : buildUsage(raw.usage, report);
   const ttlMs = parseDuration(raw.ttl ?? DEFAULT_TTL_MS) ?? DEFAULT_TTL_MS;
   if (ttlMs > MAX_DURATION_MS) report(["ttl"], DURATION_MAX_RULE);
   const fileBytes = parseSize(raw.limits?.fileBytes ?? DEFAULT_FILE_BYTES);
@@ -192,6 +201,7 @@ export function buildConfig(raw: RawConfig, file: string | null, baseDir: string
     ...(anonymousScope === undefined ? {} : { anonymousScope }),
     ...(oauth === undefined ? {} : { oauth }),
     ...(feeds === undefined ? {} : { feeds }),
+    ...(usage === undefined ? {} : { usage }),
     ttlMs,
     limits: { fileBytes: fileBytes ?? DEFAULT_FILE_BYTES },
   };
@@ -204,6 +214,27 @@ function buildFeeds(raw: NonNullable<RawConfig["feeds"]>, report: Report): Feeds
     report(["feeds", "lifetime"], "must be at most 3650d: a link that never expires is revoked only by rotating the secret");
   else if (lifetimeMs < 1000) report(["feeds", "lifetime"], "must be at least 1s: a link must outlive the install it is made for");
   return { secret: raw.secret, lifetimeMs, revoked: raw.revoked ?? [] };
+}
+
+const DEFAULT_USAGE_RETENTION = "400d";
+const DEFAULT_USAGE_FLUSH = "10s";
+const DEFAULT_USAGE_BUFFER = 10_000;
+const DAY_MS = 86_400_000;
+
+function buildUsage(raw: NonNullable<RawConfig["usage"]>, report: Report): UsageConfig {
+  const retentionMs = parseDuration(raw.retention ?? DEFAULT_USAGE_RETENTION) ?? 400 * DAY_MS;
+  // Rows are daily: a retention shorter than a day would delete today's counts as they are written.
+  if (retentionMs < DAY_MS) report(["usage", "retention"], "must be at least 1d: counts are kept as daily rows");
+  const flushMs = parseDuration(raw.flush ?? DEFAULT_USAGE_FLUSH) ?? 10_000;
+  if (flushMs < 100) report(["usage", "flush"], "must be at least 100ms");
+  else if (flushMs > MAX_DURATION_MS) report(["usage", "flush"], DURATION_MAX_RULE);
+  return {
+    ...(raw.database === undefined ? {} : { database: raw.database }),
+    claim: raw.claim ?? "groups",
+    retentionMs,
+    flushMs,
+    buffer: raw.buffer ?? DEFAULT_USAGE_BUFFER,
+  };
 }
 
 type Report = (segments: readonly (string | number)[], rule: string) => void;
