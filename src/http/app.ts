@@ -32,6 +32,7 @@ import { ScopedListens } from "./listens.js";
 import { routeDiscovery } from "./discovery.js";
 import type { FeedTokens } from "./feeds.js";
 import { Discovery } from "../discovery/index.js";
+import type { UsageTap } from "./usage.js";
 
 export interface HttpOptions {
   readonly host: string;
@@ -59,6 +60,8 @@ export interface HttpOptions {
   readonly feeds?: FeedTokens;
   /** 2025-era sessions (`Mcp-Session-Id`, the GET stream, change notifications); absent: stateless. */
   readonly sessions?: SessionOptions;
+  /** Usage counting (docs/usage.md): every surface reports what it serves; absent: nothing is counted. */
+  readonly usage?: UsageTap;
 }
 
 const DEFAULT_BODY_LIMIT = "256kb";
@@ -89,8 +92,12 @@ export function createHttpApp(holder: ShelfHolder, deps: ServerDeps, options: Ht
     authenticate: authenticate(options.access),
     ceilingOf: (req) => callerOf(req)?.scope ?? options.access.anonymousScope ?? null,
     ...(options.feeds === undefined ? {} : { feeds: options.feeds }),
+    ...(options.usage === undefined
+      ? {}
+      : { onArtifact: options.usage.artifactCounter(options.access.clients.map((client) => client.name)) }),
   });
   mountWeb(app, deps, {
+    ...(options.usage === undefined ? {} : { usage: options.usage }),
     access: options.access,
     configErrors: options.configErrors,
     onRefused,
@@ -172,6 +179,7 @@ function routeMcp(
       resourceTools: settings.resourceTools,
       promptTools: settings.promptTools,
       personal: caller !== null || compiled.scope.key !== "*",
+      ...(options.usage === undefined ? {} : { onUse: options.usage.counter(caller) }),
     };
     (req as Request & { auth?: unknown }).auth = formatAuthInfo(caller, { view });
     if (isListenRequest(req.body)) return listens.serve(compiled.scope.key, view.scopeOn, req, res);
@@ -193,8 +201,10 @@ function routeOperator(app: Express, holder: ShelfHolder, deps: ServerDeps, opti
       ...report,
       ...(configErrors.length === 0 ? {} : { config: { errors: configErrors } }),
       ...(oauth === undefined ? {} : { oauth }),
+      ...(options.usage === undefined ? {} : { usage: options.usage.status() }),
     });
   });
+  options.usage?.route(app, admin);
   app.post("/reindex", admin, async (_req, res) => {
     try {
       const rebuilt = await options.reindex();

@@ -7,3 +7,4 @@ export { isLoopback, refuseExposure } from "./exposure.js";
 export { type RequestRecord, ServerMetrics } from "./metrics.js";
 export { DRAIN_GRACE_MS, type HttpServing, serveHttp } from "./serve.js";
 export { FeedTokens, MIN_FEED_SECRET_BYTES, type FeedClient, type FeedHolder, type FeedOptions, type IssuedFeed } from "./feeds.js";
+export { ANONYMOUS_CLIENT, PAGE_CLIENT, skillOfUri, UsageTap, type UsageTapOptions } from "./usage.js";

@@ -15,4 +15,4 @@ export {
 } from "./report.js";
 export { MIGRATIONS, SCHEMA_VERSION, type Migration } from "./schema.js";
 export { dayOf, StoreUnavailableError, UsageStore, type UsageStatus, type UsageStoreOptions } from "./store.js";
-export { lockDataDir } from "./lock.js";
+export { lockDataDir, openLockedEmbedded } from "./lock.js";

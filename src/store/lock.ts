@@ -1,8 +1,9 @@
 // The embedded database is one process's: PGlite keeps no lock of its own, and two processes writing one folder
 // would corrupt it. A lock file holding the owner's pid is taken before it is opened; a lock whose process is gone
 // is taken over.
-import { open, readFile, rm } from "node:fs/promises";
-import { join } from "node:path";
+import { mkdir, open, readFile, rm } from "node:fs/promises";
+import path, { join } from "node:path";
+import { openEmbedded, type SqlBackend } from "./backend.js";
 
 export interface DataDirLock {
   release(): Promise<void>;
@@ -29,4 +30,23 @@ export async function lockDataDir(dir: string, pid: number, alive: (pid: number)
     }
   }
   throw new Error(`the embedded usage database ${dir} could not be locked`);
+}
+
+/** Opens the embedded database in `dir` under the lock of process `pid`; closing it releases the lock. */
+export async function openLockedEmbedded(dir: string, pid: number, alive: (pid: number) => boolean): Promise<SqlBackend> {
+  await mkdir(dir, { recursive: true });
+  const lock = await lockDataDir(dir, pid, alive);
+  try {
+    const db = await openEmbedded(path.join(dir, "pglite"));
+    return {
+      ...db,
+      close: async () => {
+        await db.close();
+        await lock.release();
+      },
+    };
+  } catch (error) {
+    await lock.release();
+    throw error;
+  }
 }
