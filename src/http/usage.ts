@@ -169,7 +169,7 @@ export class UsageTap {
       const out: Record<string, readonly object[]> = {};
       for (const name of tables) out[name] = await this.table(name, window);
       if (format === "csv") {
-        res.type("text/csv; charset=utf-8").send(formatCsv(out[table as Table] ?? []));
+        res.type("text/csv; charset=utf-8").send(formatCsv(COLUMNS[table as Table], out[table as Table] ?? []));
         return;
       }
       res.json({ days, limit, offset, ...(library === undefined ? {} : { library }), ...out });
@@ -208,6 +208,13 @@ export class UsageTap {
 
 const TABLES = ["mostRead", "neverRead", "byClient", "zeroResultSearches"] as const;
 type Table = (typeof TABLES)[number];
+/** Each table's columns, in order: the CSV header, written even when the table is empty. */
+const COLUMNS: Readonly<Record<Table, readonly string[]>> = {
+  mostRead: ["library", "skill", "reads", "skillMdReads", "clients"],
+  neverRead: ["library", "skill", "uri"],
+  byClient: ["client", "surface", "reads", "skills"],
+  zeroResultSearches: ["query", "searches", "zeroResults", "clients"],
+};
 
 function integer(raw: string | null, fallback: number, min: number, max: number, name: string, problems: string[]): number {
   if (raw === null) return fallback;
@@ -219,11 +226,8 @@ function integer(raw: string | null, fallback: number, min: number, max: number,
   return value;
 }
 
-/** RFC 4180: a header of the first row's keys; a field with a comma, quote or line break is quoted. */
-function formatCsv(rows: readonly object[]): string {
-  const first = rows[0];
-  if (first === undefined) return "";
-  const columns = Object.keys(first);
+/** RFC 4180: a header line, then one line per row; a field with a comma, quote or line break is quoted. */
+function formatCsv(columns: readonly string[], rows: readonly object[]): string {
   const field = (value: unknown): string => {
     const text = String(value);
     return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
