@@ -23,6 +23,7 @@ const EVERY_FOLDER = [
   "live",
   "mcp",
   "oauth",
+  "store",
   "web",
   "http",
 ];
@@ -49,6 +50,7 @@ const LAYERS = [
   },
   { name: "mcp", pure: false, imports: ["address", "config", "prompts", "shelf", "resolve", "search", "health"], typesFrom: [] },
   { name: "oauth", pure: false, imports: ["address", "config"], typesFrom: [] },
+  { name: "store", pure: false, imports: ["address", "config"], typesFrom: [] },
   {
     name: "web",
     pure: false,

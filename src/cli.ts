@@ -17,7 +17,8 @@ import {
 } from "./config/index.js";
 import { ConfigReloads, ContentCache, ReloadableShelf, type ShelfHolder, ShelfLog, ShelfReader, ShelfService } from "./live/index.js";
 import { createLogger, type Logger, type LogLevel, VERSION } from "./address/index.js";
-import type { Access, AccessHolder, Client, FeedTokens } from "./http/index.js";
+import type { Access, AccessHolder, Client, FeedTokens, UsageTap } from "./http/index.js";
+import { openLockedEmbedded, openPostgres, UsageStore } from "./store/index.js";
 import { PageClient, ResourceServer } from "./oauth/index.js";
 import { buildMcpServer, DEFAULT_VIEW, type RequestView, type ServerDeps, SessionRegistry } from "./mcp/index.js";
 import { compileScope, scopeOn } from "./resolve/index.js";
@@ -148,6 +149,7 @@ async function runServe(command: CommandSpec, values: Values, dirs: readonly str
   const { serveHttp, isLoopback, RefusalLog, isClientMistake } = face ?? (await import("./http/index.js"));
   // What a client got wrong is a warning, at a bounded rate; only the server's own failures are errors.
   const refusals = new RefusalLog(log);
+  const usage = startUsage(config, cacheDir, live.holder, log, face ?? (await import("./http/index.js")));
   // The holder is the same for every config the server serves: a reload publishes into it.
   const serving = await serveHttp(live.holder, deps, {
     host,
@@ -166,6 +168,7 @@ async function runServe(command: CommandSpec, values: Values, dirs: readonly str
     }),
     access: access ?? accessOf(config, clients, oauth, page, log),
     ...(feeds === undefined ? {} : { feeds }),
+    ...(usage === undefined ? {} : { usage }),
     // POST /reindex reads the config file again first, like SIGHUP.
     reindex: async () => {
       await reloads.reload("POST /reindex");
@@ -176,11 +179,15 @@ async function runServe(command: CommandSpec, values: Values, dirs: readonly str
     onError: (error) => (isClientMistake(error) ? refusals.warn(`request refused: ${(error as Error).message}`) : logError(log, error)),
     onRefused: (reason, fields) => refusals.warn(`request refused: ${reason}`, fields),
   }).catch(async (error: unknown) => {
+    await usage?.store.close();
     await close();
     throw error;
   });
   // Signals are handled before the startup line: a supervisor may signal the moment it sees it.
-  const stopped = serving.closed.then(close).then(() => EXIT_CODES.ok);
+  const stopped = serving.closed
+    .then(() => usage?.store.close())
+    .then(close)
+    .then(() => EXIT_CODES.ok);
   process.on("SIGTERM", () => serving.stop());
   process.on("SIGINT", () => serving.stop());
   if (settings.allowAnyHost && settings.allowedHosts.length === 0 && !isLoopback(host)) {
@@ -271,6 +278,44 @@ function accessOf(
             }),
         }),
   };
+}
+
+/** Usage counting (`usage` in the config): PostgreSQL when `usage.database` names its URL's variable, else the
+ *  embedded database under the cache directory (none without one: named in the log). The database is opened in the
+ *  background; nothing waits for it. */
+function startUsage(
+  config: Config,
+  cacheDir: string | undefined,
+  holder: ShelfHolder,
+  log: Logger,
+  face: typeof import("./http/index.js"),
+): UsageTap | undefined {
+  const usage = config.usage;
+  if (usage === undefined) return undefined;
+  const url = readSecret(usage.database, "usage.database", "the PostgreSQL URL");
+  if (url === undefined && cacheDir === undefined) {
+    log.log("warn", "usage counting off: the embedded database needs a writable cache directory (or set usage.database)");
+    return undefined;
+  }
+  const alive = (pid: number): boolean => {
+    try {
+      process.kill(pid, 0);
+      return true;
+    } catch (error) {
+      return (error as NodeJS.ErrnoException).code === "EPERM";
+    }
+  };
+  const store = new UsageStore({
+    backend: url === undefined ? "embedded" : "postgresql",
+    open: () => (url === undefined ? openLockedEmbedded(path.join(cacheDir as string, "usage"), process.pid, alive) : openPostgres(url)),
+    now: () => new Date(),
+    flushMs: usage.flushMs,
+    buffer: usage.buffer,
+    retentionMs: usage.retentionMs,
+    onChange: (level, message, fields) => log.log(level, message, fields),
+  });
+  store.start();
+  return new face.UsageTap({ store, shelf: () => holder.current, claim: usage.claim, now: () => new Date() });
 }
 
 /** Over stdio there is no token: the flags set the ceiling, refused at startup like a bad argument. Resolves with the

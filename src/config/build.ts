@@ -6,6 +6,7 @@ import { buildLibraries } from "./build-libraries.js";
 import { buildOAuth } from "./build-oauth.js";
 import { buildPlugins } from "./build-plugins.js";
 import { addressResolver, buildSources } from "./build-sources.js";
+import { buildUsage } from "./build-usage.js";
 import { DEFAULT_FEED_LIFETIME_MS, DEFAULT_FILE_BYTES, DEFAULT_TTL_MS } from "./defaults.js";
 import type { RawConfig, RawFeeds } from "./raw.js";
 import type { Report } from "./report.js";
@@ -37,6 +38,7 @@ export function buildConfig(raw: RawConfig, file: string | null, baseDir: string
   const oauth = raw.oauth === undefined ? undefined : buildOAuth(raw.oauth, libraryNames, report);
   if (raw.anonymous === false && clients.length === 0 && oauth === undefined) report(["anonymous"], RULE.nobodyServed);
   const feeds = raw.feeds === undefined ? undefined : buildFeeds(raw.feeds, report);
+  const usage = raw.usage === undefined ? undefined : buildUsage(raw.usage, report);
   const { ttlMs, fileBytes } = buildValues(raw, report);
 
   const config: Config = {
@@ -50,6 +52,7 @@ export function buildConfig(raw: RawConfig, file: string | null, baseDir: string
     ...(anonymousScope === undefined ? {} : { anonymousScope }),
     ...(oauth === undefined ? {} : { oauth }),
     ...(feeds === undefined ? {} : { feeds }),
+    ...(usage === undefined ? {} : { usage }),
     ttlMs,
     limits: { fileBytes },
   };

@@ -13,3 +13,4 @@ export type RawScope = NonNullable<RawClient["scope"]>;
 export type RawOAuth = NonNullable<RawConfig["oauth"]>;
 export type RawGrant = NonNullable<RawOAuth["default"]>;
 export type RawFeeds = NonNullable<RawConfig["feeds"]>;
+export type RawUsage = NonNullable<RawConfig["usage"]>;

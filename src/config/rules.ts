@@ -64,6 +64,8 @@ export const RULE = {
   webdavOnly: (name: string, kind: string) => `applies to WebDAV sources only, and '${name}' is a ${kind} source`,
   refreshZero: "must be more than 0",
   durationMax: `must be at most ${MAX_DURATION_MS} ms (about 24.8 days)`,
+  usageRetentionMin: "must be at least 1d: counts are kept as daily rows",
+  usageFlushMin: "must be at least 100ms",
   webdavAuth: (name: string) => `source '${name}' is a WebDAV source and needs auth: {username, password: {env: NAME}}`,
   webdavUsername: (name: string) => `source '${name}' is a WebDAV source and needs auth.username`,
   webdavPassword: (name: string) => `source '${name}' is a WebDAV source and needs auth.password as {env: NAME}`,

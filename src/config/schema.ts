@@ -45,6 +45,35 @@ export const CONFIG_SCHEMA = {
         },
       },
     },
+    usage: {
+      type: "object",
+      description:
+        "Count what is read and searched, per day, skill, client and surface (docs/usage.md). Absent: nothing is counted. {} counts into the embedded database under the cache directory.",
+      additionalProperties: false,
+      properties: {
+        database: {
+          $ref: "#/$defs/secretRef",
+          description:
+            "The environment variable holding a PostgreSQL URL (postgres://user:password@host:5432/db), shared by replicas. Absent: the embedded database.",
+        },
+        claim: {
+          type: "string",
+          minLength: 1,
+          description:
+            "The claim of a signed-in user's token recorded as the client (a dotted path; a list is recorded sorted, joined by commas). Name sub to record the person.",
+          default: "groups",
+        },
+        retention: { $ref: "#/$defs/duration", description: "How long daily rows are kept.", default: "400d" },
+        flush: { $ref: "#/$defs/duration", description: "How often counts held in memory are written.", default: "10s" },
+        buffer: {
+          type: "integer",
+          minimum: 1,
+          maximum: 1000000,
+          description: "Distinct rows held in memory while the database is away; a use past it is dropped and counted.",
+          default: 10000,
+        },
+      },
+    },
     ttl: { $ref: "#/$defs/duration", description: "ttlMs on cacheable results.", default: "60s" },
     limits: {
       type: "object",

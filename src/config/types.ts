@@ -157,6 +157,18 @@ export interface FeedsConfig {
   readonly revoked: readonly string[];
 }
 
+/** Usage counts (docs/usage.md): where they are kept and what a signed-in user is recorded as. */
+export interface UsageConfig {
+  /** The environment variable holding a PostgreSQL URL; absent: the embedded database under the cache directory. */
+  readonly database?: SecretRef;
+  /** The claim recorded as a signed-in user's client (`groups` by default; `sub` records the person). */
+  readonly claim: string;
+  readonly retentionMs: number;
+  readonly flushMs: number;
+  /** Distinct rows held in memory before uses are dropped (and counted). */
+  readonly buffer: number;
+}
+
 export interface ClientConfig {
   readonly name: string;
   readonly token: SecretRef;
@@ -178,6 +190,8 @@ export interface Config {
   readonly oauth?: OAuthConfig;
   /** Absent: no install link is valid. */
   readonly feeds?: FeedsConfig;
+  /** Absent: nothing is counted. */
+  readonly usage?: UsageConfig;
   readonly ttlMs: number;
   readonly limits: { readonly fileBytes: number };
 }

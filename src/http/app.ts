@@ -42,6 +42,7 @@ import type { FeedTokens } from "./feeds.js";
 import { Discovery } from "../discovery/index.js";
 import { defaultPluginRepos, routePlugins, type PluginLimits } from "./plugins.js";
 import type { PluginRepos } from "../plugins/index.js";
+import type { UsageTap } from "./usage.js";
 
 export interface HttpOptions {
   readonly host: string;
@@ -77,6 +78,8 @@ export interface HttpOptions {
   readonly pluginLimits?: PluginLimits;
   /** 2025-era sessions (`Mcp-Session-Id`, the GET stream, change notifications); absent: stateless. */
   readonly sessions?: SessionOptions;
+  /** Usage counting (docs/usage.md): every surface reports what it serves; absent: nothing is counted. */
+  readonly usage?: UsageTap;
 }
 
 const DEFAULT_BODY_LIMIT = "256kb";
@@ -110,6 +113,9 @@ export function createHttpApp(holder: ShelfHolder, deps: ServerDeps, options: Ht
     authenticate: authenticate(access),
     ceilingOf: (req) => callerOf(req)?.scope ?? access.current.anonymousScope ?? null,
     ...(options.feeds === undefined ? {} : { feeds: options.feeds }),
+    ...(options.usage === undefined
+      ? {}
+      : { onArtifact: options.usage.artifactCounter(access.current.clients.map((client) => client.name)) }),
   });
   routePlugins(app, {
     shelf: deps.shelf,
@@ -120,6 +126,7 @@ export function createHttpApp(holder: ShelfHolder, deps: ServerDeps, options: Ht
     ...(options.feeds === undefined ? {} : { feeds: options.feeds }),
   });
   mountWeb(app, deps, {
+    ...(options.usage === undefined ? {} : { usage: options.usage }),
     access,
     configErrors: options.configErrors,
     onRefused,
@@ -217,6 +224,7 @@ function routeMcp(
       resourceTools: settings.resourceTools,
       promptTools: settings.promptTools,
       personal: caller !== null || compiled.scope.key !== "*",
+      ...(options.usage === undefined ? {} : { onUse: options.usage.counter(caller) }),
     };
     (req as Request & { auth?: unknown }).auth = formatAuthInfo(caller, { view });
     const grant = { caller, label: grantLabel(granted, caller) };
@@ -248,8 +256,10 @@ function routeOperator(app: Express, holder: ShelfHolder, deps: ServerDeps, opti
             },
           }),
       ...(oauth === undefined ? {} : { oauth }),
+      ...(options.usage === undefined ? {} : { usage: options.usage.status() }),
     });
   });
+  options.usage?.route(app, admin);
   app.post("/reindex", admin, async (_req, res) => {
     try {
       const rebuilt = await options.reindex();

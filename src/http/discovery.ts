@@ -9,6 +9,7 @@ import type { ShelfAccess } from "../mcp/index.js";
 import { compileScope, findSkillBySkillMd, scopeOn, visibleSkills, type ScopeOn } from "../resolve/index.js";
 import type { Shelf } from "../shelf/index.js";
 import type { FeedTokens } from "./feeds.js";
+import type { Identity } from "../oauth/index.js";
 import { formatSkillMdUri } from "../address/index.js";
 
 /** `[/feeds/<token>][/libraries/<library>[/<folder…>]]/.well-known/agent-skills/index.json` */
@@ -26,6 +27,8 @@ export interface DiscoveryMount {
   readonly ceilingOf: (req: Request) => Ceiling | null;
   /** Personal install links; absent: every `/feeds/…` address is a 404. */
   readonly feeds?: FeedTokens;
+  /** Told of each artifact downloaded (not of a 304): usage counting, when it is on. */
+  readonly onArtifact?: (req: Request, skillMdUri: string, link: Identity | null) => void;
 }
 
 /** The routes, mounted ahead of the page (whose `/libraries/…` would otherwise take the narrower indexes). */
@@ -48,12 +51,12 @@ async function ceilingFor(
   res: Response,
   feed: string | undefined,
   mount: DiscoveryMount,
-): Promise<{ ceiling: Ceiling | null } | null> {
+): Promise<{ ceiling: Ceiling | null; link?: Identity } | null> {
   if (feed === undefined) return { ceiling: mount.ceilingOf(req) };
   // The link is a credential: a page it is opened from must not send it on.
   res.set("Referrer-Policy", "no-referrer");
   const identity = mount.feeds === undefined ? null : await mount.feeds.verify(feed);
-  return identity === null ? null : { ceiling: identity.scope };
+  return identity === null ? null : { ceiling: identity.scope, link: identity };
 }
 
 /** Path segments after a route prefix, decoded; null when one cannot be decoded or is empty. */
@@ -142,6 +145,7 @@ async function answerArtifact(req: Request, res: Response, mount: DiscoveryMount
   if (artifactPath(skill, artifact.type).at(-1) !== match[3]) return notFound(res);
   setCaching(res, artifact.digest);
   if (fresh(req, artifact.digest)) return void res.status(304).end();
+  mount.onArtifact?.(req, formatSkillMdUri(library, address), caller?.link ?? null);
   res.type(artifact.type === "skill-md" ? "text/markdown; charset=utf-8" : "application/gzip");
   res.set("Content-Length", String(artifact.bytes.byteLength)).end(Buffer.from(artifact.bytes));
 }

@@ -8,3 +8,4 @@ export { type RequestRecord, ServerMetrics } from "./metrics.js";
 export { DRAIN_GRACE_MS, type HttpServing, serveHttp } from "./serve.js";
 export { FeedTokens, MIN_FEED_SECRET_BYTES, type FeedClient, type FeedHolder, type FeedOptions, type IssuedFeed } from "./feeds.js";
 export { isClientMistake, RefusalLog } from "./refusal-log.js";
+export { ANONYMOUS_CLIENT, PAGE_CLIENT, skillOfUri, UsageTap, type UsageTapOptions } from "./usage.js";

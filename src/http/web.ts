@@ -7,6 +7,7 @@ import { createWebRouter, type WebAccess } from "../web/index.js";
 import { type Access, AccessHolder, accessHolderOf, tokenIdentifier } from "./access.js";
 import type { OnRefused } from "./bad-requests.js";
 import type { FeedTokens } from "./feeds.js";
+import { PAGE_CLIENT, type UsageTap } from "./usage.js";
 
 /** What the page needs of `access`, derived once per access a reload puts in place: each property reads the
  *  current one. */
@@ -96,13 +97,15 @@ export interface WebMount {
   readonly configErrors?: (() => readonly ConfigError[]) | undefined;
   readonly onRefused?: OnRefused;
   readonly feeds?: FeedTokens;
+  /** Counts what the page serves (surface `page`, client `page`). */
+  readonly usage?: UsageTap;
 }
 
 /** The page's routes, ahead of the bearer check of the other routes: a browser signs in through a form and a cookie. */
 export function mountWeb(app: Express, deps: ServerDeps, mount: WebMount): void {
   app.use(
     createWebRouter({
-      shelf: deps.shelf,
+      shelf: mount.usage === undefined ? deps.shelf : mount.usage.counting(deps.shelf, "page", PAGE_CLIENT),
       access: webAccess(mount.access, mount.feeds),
       version: deps.version,
       ...(mount.configErrors === undefined ? {} : { configErrors: mount.configErrors }),

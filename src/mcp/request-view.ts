@@ -14,7 +14,14 @@ export interface RequestView {
   readonly promptTools: boolean;
   /** Whether answers depend on who asks (a scope or a client): caches must then be private. */
   readonly personal: boolean;
+  /** Told of each use served (a read answered, a skill got, a search run): usage counting, when it is on. */
+  readonly onUse?: (use: Use) => void;
 }
+
+/** One use of the shelf, as served: a read of `uri` (answered), or a search and how many skills it found. */
+export type Use =
+  | { readonly kind: "read"; readonly uri: string; readonly surface: string }
+  | { readonly kind: "search"; readonly query: string; readonly results: number; readonly surface: string };
 
 export const DEFAULT_VIEW: RequestView = {
   scopeOn: FULL_SCOPE_ON,

@@ -162,6 +162,7 @@ function registerResources(mcp: McpServer, deps: ServerDeps, view: RequestView, 
   server.setRequestHandler("resources/read", URI_PARAMS, async ({ uri }) => {
     const outcome = await deps.shelf.read(uri, view.scopeOn);
     if (!outcome.ok) throw notFoundError(outcome.uri, outcome.message);
+    view.onUse?.({ kind: "read", uri: outcome.uri, surface: "resources/read" });
     const { ok: _ok, ...content } = outcome;
     return { contents: [content] };
   });
@@ -228,8 +229,16 @@ function registerTools(mcp: McpServer, deps: ServerDeps, view: RequestView): voi
     if (!TOOL_NAMES.has(name))
       throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${name}. The tools are ${[...TOOL_NAMES].join(", ")}.`);
     const shelf = deps.shelf.current;
-    const read = (uri: string) => deps.shelf.read(uri, view.scopeOn);
-    const search = (request: SearchRequest) => deps.shelf.search(request, view.scopeOn);
+    const read = async (uri: string) => {
+      const outcome = await deps.shelf.read(uri, view.scopeOn);
+      if (outcome.ok) view.onUse?.({ kind: "read", uri: outcome.uri, surface: "tool" });
+      return outcome;
+    };
+    const search = async (request: SearchRequest) => {
+      const outcome = await deps.shelf.search(request, view.scopeOn);
+      if (outcome.ok) view.onUse?.({ kind: "search", query: request.query, results: outcome.rows.length, surface: "tool" });
+      return outcome;
+    };
     return callTool(shelf, view.scopeOn(shelf), view.fullListing, read, search, name, args ?? {});
   });
 }

@@ -52,11 +52,14 @@ export function createSkillSource(access: ShelfAccess, view: RequestView): Skill
       const shelf = access.current;
       const skill = findSkillBySkillMd(shelf, view.scopeOn(shelf), uri);
       if (skill === null) throw notFoundError(uri, `Not a skill: ${uri}. skills/get takes the SKILL.md URI of a skill from skills/list.`);
-      return formatSkillEntry(skill);
+      const entry = formatSkillEntry(skill);
+      view.onUse?.({ kind: "read", uri: entry.uri, surface: "skills/get" });
+      return entry;
     },
     async read(uri): Promise<SkillReadResult> {
       const outcome = await access.read(uri, view.scopeOn);
       if (!outcome.ok) throw notFoundError(outcome.uri, outcome.message);
+      view.onUse?.({ kind: "read", uri: outcome.uri, surface: "skills/read" });
       return "text" in outcome
         ? { text: outcome.text, mimeType: outcome.mimeType }
         : { bytes: Buffer.from(outcome.blob, "base64"), mimeType: outcome.mimeType };

@@ -10,6 +10,8 @@ export interface Identity {
   readonly admin: boolean;
   /** Present for a signed-in user. */
   readonly signedIn?: SignedIn;
+  /** A signed-in user's checked claims: what usage counting records the user as (its configured claim). */
+  readonly claims?: Claims;
 }
 
 export interface SignedIn {

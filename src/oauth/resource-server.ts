@@ -126,7 +126,7 @@ export class ResourceServer {
     if (!grant.granted && !grant.admin) {
       return refuse(403, "insufficient_scope", "signed in, but no rule of this server grants this user anything", signedIn);
     }
-    const identity: Identity = { name: signedIn.subject, scope: grant.scope, admin: grant.admin, signedIn };
+    const identity: Identity = { name: signedIn.subject, scope: grant.scope, admin: grant.admin, signedIn, claims };
     this.remember(key, { identity, until });
     return { ok: true, identity };
   }

@@ -1,0 +1,94 @@
+// Counts held in memory until a flush writes them: one row per distinct key with the number of uses since the last
+// flush. Bounded: a use whose row is not held yet, once `capacity` rows are, is dropped and counted as dropped.
+
+/** A read of a skill's file over one surface, by one client, on one day (UTC). */
+export interface ReadUse {
+  readonly library: string;
+  /** The skill's address below its library, segments joined by `/`. */
+  readonly skill: string;
+  /** The digest of the skill's SKILL.md as served when it was read. */
+  readonly digest: string;
+  readonly client: string;
+  readonly surface: string;
+  /** `SKILL.md`, or `other` for any other file of the skill. */
+  readonly file: "SKILL.md" | "other";
+}
+
+/** One search over one surface, by one client: its normalised words and how many skills it found. */
+export interface SearchUse {
+  readonly query: string;
+  readonly client: string;
+  readonly surface: string;
+  readonly results: number;
+}
+
+export interface ReadRow extends ReadUse {
+  readonly day: string;
+  reads: number;
+}
+
+export interface SearchRow {
+  readonly day: string;
+  readonly query: string;
+  readonly client: string;
+  readonly surface: string;
+  searches: number;
+  zeroResults: number;
+}
+
+/** The longest query kept, in characters; longer ones are cut (at a word where there is one). */
+export const MAX_QUERY_CHARS = 200;
+
+/** `  Deploy   KUBERNETES\n` => `deploy kubernetes`: NFKC, lower case, one space between words, at most 200 characters. */
+export function normaliseQuery(query: string): string {
+  const words = query.normalize("NFKC").toLowerCase().trim().split(/\s+/u).join(" ");
+  if (words.length <= MAX_QUERY_CHARS) return words;
+  const cut = words.slice(0, MAX_QUERY_CHARS);
+  const space = cut.lastIndexOf(" ");
+  return space > MAX_QUERY_CHARS / 2 ? cut.slice(0, space) : cut;
+}
+
+export class PendingCounts {
+  readonly reads = new Map<string, ReadRow>();
+  readonly searches = new Map<string, SearchRow>();
+  /** Uses held (not rows). */
+  uses = 0;
+
+  constructor(private readonly capacity: number) {}
+
+  get rows(): number {
+    return this.reads.size + this.searches.size;
+  }
+
+  /** False when the use had no room and was not kept. */
+  addRead(day: string, use: ReadUse, reads = 1): boolean {
+    const key = [day, use.library, use.skill, use.digest, use.client, use.surface, use.file].join("\u0000");
+    const row = this.reads.get(key);
+    if (row !== undefined) row.reads += reads;
+    else if (this.rows >= this.capacity) return false;
+    else this.reads.set(key, { day, ...use, reads });
+    this.uses += reads;
+    return true;
+  }
+
+  addSearch(day: string, use: SearchUse, searches = 1, zeroResults = use.results === 0 ? 1 : 0): boolean {
+    const key = [day, use.query, use.client, use.surface].join("\u0000");
+    const row = this.searches.get(key);
+    if (row !== undefined) {
+      row.searches += searches;
+      row.zeroResults += zeroResults;
+    } else if (this.rows >= this.capacity) return false;
+    else this.searches.set(key, { day, query: use.query, client: use.client, surface: use.surface, searches, zeroResults });
+    this.uses += searches;
+    return true;
+  }
+
+  /** Puts back the rows of a flush that failed; answers the uses there was no room for. */
+  restore(failed: PendingCounts): number {
+    let lost = 0;
+    for (const row of failed.reads.values()) if (!this.addRead(row.day, row, row.reads)) lost += row.reads;
+    for (const row of failed.searches.values())
+      if (!this.addSearch(row.day, { ...row, results: 1 }, row.searches, row.zeroResults)) lost += row.searches;
+    return lost;
+  }
+}

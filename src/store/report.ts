@@ -1,0 +1,114 @@
+// The read side of the usage store: the tables an admin looks at, each over the last `days` days (UTC, today
+// included), each paged. Sums are exact: every replica adds its own counts to the same rows.
+import type { Queryable } from "./backend.js";
+import { dayOf } from "./store.js";
+
+export interface Window {
+  /** Days back, today included. */
+  readonly days: number;
+  readonly now: Date;
+  /** Only this library; absent: every library. */
+  readonly library?: string;
+  readonly limit: number;
+  readonly offset: number;
+}
+
+export interface SkillReads {
+  readonly library: string;
+  readonly skill: string;
+  readonly reads: number;
+  /** Reads of SKILL.md alone. */
+  readonly skillMdReads: number;
+  readonly clients: number;
+}
+
+export interface ClientReads {
+  readonly client: string;
+  readonly surface: string;
+  readonly reads: number;
+  readonly skills: number;
+}
+
+export interface SearchCount {
+  readonly query: string;
+  readonly searches: number;
+  readonly zeroResults: number;
+  readonly clients: number;
+}
+
+function firstDay(window: Pick<Window, "days" | "now">): string {
+  return dayOf(new Date(window.now.getTime() - (window.days - 1) * 86_400_000));
+}
+
+/** Conditions on `day` and, when given, `library`, with their parameters. */
+function where(window: Window, withLibrary: boolean): { sql: string; params: unknown[] } {
+  const params: unknown[] = [firstDay(window)];
+  let sql = "day >= $1::date";
+  if (withLibrary && window.library !== undefined) {
+    params.push(window.library);
+    sql += ` AND library = $${params.length}`;
+  }
+  return { sql, params };
+}
+
+/** The most read skills: reads of any of their files, most first (ties by library, then address). */
+export async function mostRead(db: Queryable, window: Window): Promise<SkillReads[]> {
+  const { sql, params } = where(window, true);
+  const rows = await db.query(
+    `SELECT library, skill, sum(reads) AS reads, sum(CASE WHEN file = 'SKILL.md' THEN reads ELSE 0 END) AS skill_md,
+            count(DISTINCT client) AS clients
+       FROM usage_reads WHERE ${sql}
+      GROUP BY library, skill ORDER BY sum(reads) DESC, library, skill
+      LIMIT ${window.limit} OFFSET ${window.offset}`,
+    params,
+  );
+  return rows.map((row) => ({
+    library: String(row["library"]),
+    skill: String(row["skill"]),
+    reads: Number(row["reads"]),
+    skillMdReads: Number(row["skill_md"]),
+    clients: Number(row["clients"]),
+  }));
+}
+
+/** Reads by client and surface, most first. */
+export async function readsByClient(db: Queryable, window: Window): Promise<ClientReads[]> {
+  const { sql, params } = where(window, true);
+  const rows = await db.query(
+    `SELECT client, surface, sum(reads) AS reads, count(DISTINCT library || '/' || skill) AS skills
+       FROM usage_reads WHERE ${sql}
+      GROUP BY client, surface ORDER BY sum(reads) DESC, client, surface
+      LIMIT ${window.limit} OFFSET ${window.offset}`,
+    params,
+  );
+  return rows.map((row) => ({
+    client: String(row["client"]),
+    surface: String(row["surface"]),
+    reads: Number(row["reads"]),
+    skills: Number(row["skills"]),
+  }));
+}
+
+/** Searches that found nothing, most often asked first. */
+export async function zeroResultSearches(db: Queryable, window: Window): Promise<SearchCount[]> {
+  const params: unknown[] = [firstDay(window)];
+  const rows = await db.query(
+    `SELECT query, sum(searches) AS searches, sum(zero_results) AS zero, count(DISTINCT client) AS clients
+       FROM usage_searches WHERE day >= $1::date
+      GROUP BY query HAVING sum(zero_results) > 0 ORDER BY sum(zero_results) DESC, query
+      LIMIT ${window.limit} OFFSET ${window.offset}`,
+    params,
+  );
+  return rows.map((row) => ({
+    query: String(row["query"]),
+    searches: Number(row["searches"]),
+    zeroResults: Number(row["zero"]),
+    clients: Number(row["clients"]),
+  }));
+}
+
+/** Every skill (`library` + `/` + address) read at least once in the window. */
+export async function readSkills(db: Queryable, window: Pick<Window, "days" | "now">): Promise<Set<string>> {
+  const rows = await db.query(`SELECT DISTINCT library, skill FROM usage_reads WHERE day >= $1::date`, [firstDay(window)]);
+  return new Set(rows.map((row) => `${String(row["library"])}/${String(row["skill"])}`));
+}

@@ -1,0 +1,237 @@
+// The usage store: counts held in memory and written in batches to the embedded database or to PostgreSQL. Counting
+// is a synchronous update of a map: a read never waits for the database, and a database that is down or slow only
+// delays the writes. While it is away the counts stay in memory up to a bound; past it uses are dropped and counted
+// (on /health and in the log). The next flush after it returns opens it again, migrates it and writes what is held.
+import type { SqlBackend, Queryable } from "./backend.js";
+import { migrate } from "./migrate.js";
+import { PendingCounts, type ReadRow, type ReadUse, type SearchRow, type SearchUse } from "./counts.js";
+import { SCHEMA_VERSION } from "./schema.js";
+
+export type StoreState = "starting" | "up" | "down" | "closed";
+
+/** What /health shows of the store. */
+export interface UsageStatus {
+  readonly backend: "embedded" | "postgresql";
+  readonly state: StoreState;
+  /** Uses held in memory, not yet written. */
+  readonly pending: number;
+  /** Uses dropped since the start: the buffer was full while the database was away. */
+  readonly dropped: number;
+  /** Uses written since the start. */
+  readonly written: number;
+  readonly schemaVersion?: number;
+  readonly lastFlush?: string;
+  /** Why the last attempt to open or write failed (cleared by the next success). */
+  readonly lastError?: string;
+}
+
+export interface UsageStoreOptions {
+  readonly backend: "embedded" | "postgresql";
+  /** Opens the database; called again after a failure, at the next flush. */
+  readonly open: () => Promise<SqlBackend>;
+  readonly now: () => Date;
+  readonly flushMs: number;
+  /** Distinct rows held in memory. */
+  readonly buffer: number;
+  readonly retentionMs: number;
+  /** Rows in one INSERT statement. */
+  readonly batchRows?: number;
+  /** State changes (up, down, dropping), for the log. */
+  readonly onChange?: (level: "info" | "warn", message: string, fields: Record<string, unknown>) => void;
+}
+
+const DAY_MS = 86_400_000;
+const DEFAULT_BATCH_ROWS = 500;
+
+export function dayOf(time: Date): string {
+  return time.toISOString().slice(0, 10);
+}
+
+export class StoreUnavailableError extends Error {}
+
+export class UsageStore {
+  private pending: PendingCounts;
+  private db: SqlBackend | undefined;
+  private opening: Promise<SqlBackend> | undefined;
+  private flushing: Promise<void> | undefined;
+  private timer: NodeJS.Timeout | undefined;
+  private state: StoreState = "starting";
+  private dropped = 0;
+  private written = 0;
+  private lastFlush: string | undefined;
+  private lastError: string | undefined;
+  private schemaVersion: number | undefined;
+  private prunedDay: string | undefined;
+  private droppingSince: number | undefined;
+
+  constructor(private readonly options: UsageStoreOptions) {
+    this.pending = new PendingCounts(options.buffer);
+  }
+
+  /** Opens the database in the background and flushes every `flushMs` from now on. */
+  start(): void {
+    if (this.timer !== undefined || this.state === "closed") return;
+    this.timer = setInterval(() => void this.flush(), this.options.flushMs);
+    this.timer.unref();
+    void this.flush();
+  }
+
+  countRead(use: ReadUse): void {
+    if (this.state === "closed") return;
+    if (!this.pending.addRead(dayOf(this.options.now()), use)) this.drop(1);
+  }
+
+  countSearch(use: SearchUse): void {
+    if (this.state === "closed") return;
+    if (!this.pending.addSearch(dayOf(this.options.now()), use)) this.drop(1);
+  }
+
+  status(): UsageStatus {
+    return {
+      backend: this.options.backend,
+      state: this.state,
+      pending: this.pending.uses,
+      dropped: this.dropped,
+      written: this.written,
+      ...(this.schemaVersion === undefined ? {} : { schemaVersion: this.schemaVersion }),
+      ...(this.lastFlush === undefined ? {} : { lastFlush: this.lastFlush }),
+      ...(this.lastError === undefined ? {} : { lastError: this.lastError }),
+    };
+  }
+
+  /** Writes what is held (one flush at a time: a call during one waits for it, then runs its own). */
+  async flush(): Promise<void> {
+    while (this.flushing !== undefined) await this.flushing;
+    if (this.state === "closed" && this.db === undefined) return;
+    this.flushing = this.flushOnce().finally(() => (this.flushing = undefined));
+    return this.flushing;
+  }
+
+  /** The database, for the read side; refused while it is away. */
+  async reader(): Promise<Queryable> {
+    if (this.db !== undefined && this.state === "up") return this.db;
+    throw new StoreUnavailableError(`the usage database is ${this.state}${this.lastError === undefined ? "" : `: ${this.lastError}`}`);
+  }
+
+  /** Stops the timer, writes what is held (once), closes the database. */
+  async close(): Promise<void> {
+    if (this.timer !== undefined) clearInterval(this.timer);
+    this.timer = undefined;
+    if (this.state !== "closed" && this.pending.rows > 0) await this.flush();
+    else if (this.flushing !== undefined) await this.flushing;
+    this.state = "closed";
+    const db = this.db ?? (await this.opening?.catch(() => undefined));
+    this.db = undefined;
+    await db?.close().catch(() => undefined);
+  }
+
+  private drop(uses: number): void {
+    this.dropped += uses;
+    if (this.droppingSince === undefined) {
+      this.droppingSince = this.dropped;
+      this.options.onChange?.("warn", "usage counts dropped: the buffer is full while the database is away", {
+        buffer: this.options.buffer,
+        backend: this.options.backend,
+      });
+    }
+  }
+
+  private async connect(): Promise<SqlBackend> {
+    if (this.db !== undefined) return this.db;
+    this.opening ??= (async () => {
+      const db = await this.options.open();
+      try {
+        const migrated = await migrate(db);
+        this.schemaVersion = migrated.version;
+        if (migrated.applied.length > 0)
+          this.options.onChange?.("info", "usage database migrated", { backend: db.kind, applied: migrated.applied });
+        if (migrated.version > SCHEMA_VERSION)
+          this.options.onChange?.("warn", "the usage database was migrated by a newer skillshelf: counting on with this build's tables", {
+            version: migrated.version,
+            known: SCHEMA_VERSION,
+          });
+      } catch (error) {
+        await db.close().catch(() => undefined);
+        throw error;
+      }
+      return db;
+    })().finally(() => (this.opening = undefined));
+    this.db = await this.opening;
+    return this.db;
+  }
+
+  private async flushOnce(): Promise<void> {
+    const batch = this.pending;
+    this.pending = new PendingCounts(this.options.buffer);
+    try {
+      const db = await this.connect();
+      if (batch.rows > 0) await db.transaction((tx) => writeBatch(tx, batch, this.options.batchRows ?? DEFAULT_BATCH_ROWS));
+      await this.prune(db);
+      this.written += batch.uses;
+      this.lastFlush = this.options.now().toISOString();
+      if (this.state !== "up" && this.state !== "closed") {
+        this.options.onChange?.("info", "usage database up: counting resumed", { backend: this.options.backend, written: batch.uses });
+      }
+      if (this.state !== "closed") this.state = "up";
+      this.lastError = undefined;
+      this.droppingSince = undefined;
+    } catch (error) {
+      // Nothing of a failed transaction was written: its rows go back, as far as there is room.
+      const lost = this.pending.restore(batch);
+      if (lost > 0) this.drop(lost);
+      const message = error instanceof Error ? error.message : String(error);
+      if (this.state !== "down" || this.lastError !== message) {
+        this.options.onChange?.("warn", "usage database unavailable: counts are held in memory", {
+          backend: this.options.backend,
+          error: message,
+          pending: this.pending.uses,
+        });
+      }
+      this.lastError = message;
+      if (this.state !== "closed") this.state = "down";
+    }
+  }
+
+  /** Daily rows older than the retention are deleted once a day. */
+  private async prune(db: Queryable): Promise<void> {
+    const today = dayOf(this.options.now());
+    if (this.prunedDay === today) return;
+    const oldest = dayOf(new Date(this.options.now().getTime() - this.options.retentionMs + DAY_MS));
+    await db.query("DELETE FROM usage_reads WHERE day < $1::date", [oldest]);
+    await db.query("DELETE FROM usage_searches WHERE day < $1::date", [oldest]);
+    this.prunedDay = today;
+  }
+}
+
+async function writeBatch(tx: Queryable, batch: PendingCounts, batchRows: number): Promise<void> {
+  const reads = [...batch.reads.values()];
+  for (let start = 0; start < reads.length; start += batchRows) {
+    const rows = reads.slice(start, start + batchRows);
+    await tx.query(
+      `INSERT INTO usage_reads (day, library, skill, digest, client, surface, file, reads) VALUES ${placeholders(rows.length, 8, 1)}
+       ON CONFLICT (day, library, skill, digest, client, surface, file) DO UPDATE SET reads = usage_reads.reads + EXCLUDED.reads`,
+      rows.flatMap((row: ReadRow) => [row.day, row.library, row.skill, row.digest, row.client, row.surface, row.file, row.reads]),
+    );
+  }
+  const searches = [...batch.searches.values()];
+  for (let start = 0; start < searches.length; start += batchRows) {
+    const rows = searches.slice(start, start + batchRows);
+    await tx.query(
+      `INSERT INTO usage_searches (day, query, client, surface, searches, zero_results) VALUES ${placeholders(rows.length, 6, 1)}
+       ON CONFLICT (day, query, client, surface) DO UPDATE SET searches = usage_searches.searches + EXCLUDED.searches,
+         zero_results = usage_searches.zero_results + EXCLUDED.zero_results`,
+      rows.flatMap((row: SearchRow) => [row.day, row.query, row.client, row.surface, row.searches, row.zeroResults]),
+    );
+  }
+}
+
+/** `($1::date, $2, …), (…)`: the first column of each row is a day. */
+function placeholders(rows: number, columns: number, dateColumns: number): string {
+  const out: string[] = [];
+  for (let r = 0; r < rows; r++) {
+    const cells: string[] = [];
+    for (let c = 1; c <= columns; c++) cells.push(`$${r * columns + c}${c <= dateColumns ? "::date" : ""}`);
+    out.push(`(${cells.join(", ")})`);
+  }
+  return out.join(", ");
+}
