@@ -9,6 +9,7 @@
 
 const EVERY_FOLDER = [
   "address",
+  "guard",
   "config",
   "prompts",
   "sources",
@@ -29,6 +30,7 @@ const EVERY_FOLDER = [
 /** @type {{name: string, file?: boolean, pure: boolean, imports: string[], typesFrom: string[]}[]} */
 const LAYERS = [
   { name: "address", pure: true, imports: [], typesFrom: [] },
+  { name: "guard", pure: true, imports: ["address"], typesFrom: [] },
   { name: "config", pure: false, imports: ["address"], typesFrom: [] },
   { name: "prompts", pure: true, imports: ["address", "config"], typesFrom: [] },
   { name: "sources", pure: false, imports: ["address", "config"], typesFrom: [] },
