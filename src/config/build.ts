@@ -6,6 +6,7 @@ import type {
   ClaimRule,
   ClientConfig,
   FeedsConfig,
+  GuardConfig,
   Config,
   ConflictRule,
   Dialect,
@@ -33,6 +34,7 @@ export interface RawConfig {
   readonly anonymous?: boolean | { readonly scope: RawScope };
   readonly oauth?: RawOAuth;
   readonly feeds?: { readonly secret: SecretRef; readonly lifetime?: string | number; readonly revoked?: readonly string[] };
+  readonly guard?: { readonly quarantine?: GuardConfig["quarantine"]; readonly allow?: GuardConfig["allow"] };
   readonly ttl?: string | number;
   readonly limits?: { readonly fileBytes?: string | number };
 }
@@ -192,6 +194,7 @@ export function buildConfig(raw: RawConfig, file: string | null, baseDir: string
     ...(anonymousScope === undefined ? {} : { anonymousScope }),
     ...(oauth === undefined ? {} : { oauth }),
     ...(feeds === undefined ? {} : { feeds }),
+    ...(raw.guard === undefined ? {} : { guard: { quarantine: raw.guard.quarantine ?? ["critical"], allow: raw.guard.allow ?? [] } }),
     ttlMs,
     limits: { fileBytes: fileBytes ?? DEFAULT_FILE_BYTES },
   };

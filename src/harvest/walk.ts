@@ -13,6 +13,8 @@ const NEVER_WALKED: ReadonlySet<string> = new Set(["node_modules", ".git", ".hg"
 export interface WalkEntry extends DiskFile {
   /** Some segment of `path` is hidden; the entry is only here because a glob spelled that segment out. */
   readonly hidden: boolean;
+  /** Some execute bit is set (the guard's rule on executables outside `scripts/`). */
+  readonly executable: boolean;
 }
 
 export interface WalkResult {
@@ -138,7 +140,7 @@ class RootWalk {
   }
 
   private addFile(real: string, path: string, hidden: boolean, stat: fs.Stats): void {
-    this.result.files.push({ path, abs: real, size: stat.size, mtimeMs: stat.mtimeMs, hidden });
+    this.result.files.push({ path, abs: real, size: stat.size, mtimeMs: stat.mtimeMs, hidden, executable: (stat.mode & 0o111) !== 0 });
   }
 }
 

@@ -48,6 +48,62 @@ export interface HealthReport {
   /** The discovery index of the whole shelf (what an installer pointed at the server's root gets): names two
    *  different skills share, and names no installer accepts. Warnings: each such skill is still served. */
   discovery?: DiscoveryHealth;
+  /** What the supply-chain checks found, and what the policy made of it; absent when they found nothing. */
+  guard?: GuardHealth;
+}
+
+/** One finding as the operator reads it: the rule, the file's skill:// URI and line, why, and what to do. */
+export interface GuardRow {
+  rule: string;
+  severity: string;
+  file: string;
+  line: number;
+  reason: string;
+  fix: string;
+  /** `quarantine`: what it is in is not served; `warn`: served; `released`: allowed by the config. */
+  action: string;
+  /** The file's bytes the finding holds for (what a release by digest names). */
+  digest: string;
+  library: string;
+  skill?: string;
+  prompt?: string;
+}
+
+export interface GuardHealth {
+  /** Each skill (SKILL.md URI) or prompt not served, and the findings that quarantined it (`rule at file:line`). */
+  quarantined: { library: string; plugin: string; skill?: string; prompt?: string; why: string[] }[];
+  findings: GuardRow[];
+}
+
+function guardHealth(shelf: Shelf): GuardHealth | undefined {
+  const quarantined: GuardHealth["quarantined"] = [];
+  const findings: GuardRow[] = [];
+  for (const library of shelf.libraries.values()) {
+    for (const f of library.findings ?? []) {
+      findings.push({
+        rule: f.rule,
+        severity: f.severity,
+        file: f.uri,
+        line: f.line,
+        reason: f.reason,
+        fix: f.fix,
+        action: f.action,
+        digest: f.digest,
+        library: library.name,
+        ...(f.skill === undefined ? {} : { skill: f.skill }),
+        ...(f.prompt === undefined ? {} : { prompt: f.prompt }),
+      });
+    }
+    for (const row of library.quarantined ?? []) {
+      const dir = row.skill === undefined ? undefined : row.skill.slice(0, -"SKILL.md".length);
+      const why = (library.findings ?? [])
+        .filter((f) => f.action === "quarantine" && f.plugin === row.plugin)
+        .filter((f) => (dir === undefined ? f.prompt === row.prompt : f.uri.startsWith(dir)))
+        .map((f) => `${f.rule} (${f.severity}) at ${f.uri}:${f.line}`);
+      quarantined.push({ library: library.name, ...row, why });
+    }
+  }
+  return findings.length === 0 ? undefined : { quarantined, findings };
 }
 
 interface DiscoveryHealth {
@@ -115,8 +171,9 @@ function buildReport(shelf: Shelf): HealthReport {
   const fetches: HealthReport["fetches"] = {};
   for (const [key, report] of shelf.fetches) fetches[key] = { ...report };
   const discovery = discoveryHealth(shelf);
+  const guard = guardHealth(shelf);
   return {
-    status: statusOf(countProblems({ skills, libraries, plugins, fetches })),
+    status: statusOf(countProblems({ skills, libraries, plugins, fetches, ...(guard === undefined ? {} : { guard }) })),
     generation: shelf.generation,
     built: shelf.built,
     skills,
@@ -125,11 +182,12 @@ function buildReport(shelf: Shelf): HealthReport {
     plugins,
     fetches,
     ...(discovery === undefined ? {} : { discovery }),
+    ...(guard === undefined ? {} : { guard }),
   };
 }
 
 /** What a report found, counted (docs/operations.md defines the status words these decide). */
-export function countProblems(report: Pick<HealthReport, "skills" | "libraries" | "plugins" | "fetches">): ProblemCounts {
+export function countProblems(report: Pick<HealthReport, "skills" | "libraries" | "plugins" | "fetches" | "guard">): ProblemCounts {
   const libraries = Object.values(report.libraries);
   const plugins = Object.values(report.plugins);
   const fetches = Object.values(report.fetches);
@@ -145,6 +203,7 @@ export function countProblems(report: Pick<HealthReport, "skills" | "libraries" 
     failedFetches: fetches.filter((f) => f.status === "failed").length,
     unwatched: fetches.filter((f) => f.watch === "degraded").length,
     cooling: fetches.filter((f) => f.cooling === true).length,
+    quarantined: report.guard?.quarantined.length ?? 0,
     served: report.skills,
   };
 }
@@ -161,5 +220,6 @@ function sum<T>(items: readonly T[], count: (item: T) => number | undefined): nu
 /** How many warning rows (served, with a naming rule bent): shown by `check`, never a reason to exit 1. */
 export function countWarnings(report: HealthReport): number {
   const discovery = (report.discovery?.shadowed?.length ?? 0) + (report.discovery?.unnamable?.length ?? 0);
-  return sum(Object.values(report.plugins), (p) => p.warnings?.length) + discovery;
+  const guard = report.guard?.findings.filter((row) => row.action === "warn").length ?? 0;
+  return sum(Object.values(report.plugins), (p) => p.warnings?.length) + discovery + guard;
 }

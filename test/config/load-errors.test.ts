@@ -57,7 +57,7 @@ const rows: Row[] = [
       {
         path: "/libary",
         line: 3,
-        rule: "unknown key 'libary'; the keys here are: sources, plugins, libraries, clients, anonymous, oauth, feeds, ttl, limits",
+        rule: "unknown key 'libary'; the keys here are: sources, plugins, libraries, clients, anonymous, oauth, feeds, guard, ttl, limits",
       },
     ],
   },
