@@ -40,7 +40,12 @@ const LAYERS = [
   { name: "resolve", pure: true, imports: ["address", "config", "prompts", "harvest", "shelf"], typesFrom: [] },
   { name: "discovery", pure: true, imports: ["address", "config", "prompts", "harvest", "shelf", "resolve"], typesFrom: [] },
   { name: "search", pure: true, imports: ["address", "config", "prompts", "harvest", "shelf", "resolve"], typesFrom: [] },
-  { name: "health", pure: true, imports: ["address", "config", "prompts", "harvest", "shelf", "resolve", "discovery"], typesFrom: [] },
+  {
+    name: "health",
+    pure: true,
+    imports: ["address", "guard", "config", "prompts", "harvest", "shelf", "resolve", "discovery"],
+    typesFrom: [],
+  },
   {
     name: "live",
     pure: false,

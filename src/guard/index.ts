@@ -6,3 +6,4 @@ export { checkBinary, checkPlacement, executableFormat } from "./binary.js";
 export { TEXT_RULES } from "./rules.js";
 export { SEVERITIES, severityRank, type FileFinding, type GuardFinding, type Severity } from "./types.js";
 export { actionOf, DEFAULT_GUARD_POLICY, type GuardAction, type GuardPolicy } from "./policy.js";
+export { findLookAlikes, type LookAlike, type NamedSkill, skeletonOf, withinOneEdit } from "./names.js";

@@ -5,6 +5,7 @@ import { type HealthStatus, type ProblemCounts, statusOf } from "./status.js";
 import { formatSkillMdUri, memoize } from "../address/index.js";
 import { flatNames } from "../discovery/index.js";
 import { FULL_SCOPE, visibleSkills } from "../resolve/index.js";
+import { findLookAlikes } from "../guard/index.js";
 
 interface LibraryHealth {
   description: string;
@@ -73,6 +74,9 @@ export interface GuardHealth {
   /** Each skill (SKILL.md URI) or prompt not served, and the findings that quarantined it (`rule at file:line`). */
   quarantined: { library: string; plugin: string; skill?: string; prompt?: string; why: string[] }[];
   findings: GuardRow[];
+  /** Skill names that look like another's (confusable, one edit across libraries, or taken from another source):
+   *  warnings naming both SKILL.md URIs. */
+  lookAlikes?: { rule: string; severity: string; skill: string; other: string; reason: string }[];
 }
 
 function guardHealth(shelf: Shelf): GuardHealth | undefined {
@@ -103,7 +107,15 @@ function guardHealth(shelf: Shelf): GuardHealth | undefined {
       quarantined.push({ library: library.name, ...row, why });
     }
   }
-  return findings.length === 0 ? undefined : { quarantined, findings };
+  const skills = visibleSkills(shelf, FULL_SCOPE).map((skill) => ({
+    uri: formatSkillMdUri(skill.library, skill.address),
+    library: skill.library,
+    name: skill.name,
+    source: shelf.plugins.get(skill.plugin)?.fetch ?? skill.plugin,
+  }));
+  const lookAlikes = findLookAlikes(skills).map((row) => ({ ...row, severity: "medium" }));
+  if (findings.length === 0 && lookAlikes.length === 0) return undefined;
+  return { quarantined, findings, ...(lookAlikes.length === 0 ? {} : { lookAlikes }) };
 }
 
 interface DiscoveryHealth {
@@ -220,6 +232,6 @@ function sum<T>(items: readonly T[], count: (item: T) => number | undefined): nu
 /** How many warning rows (served, with a naming rule bent): shown by `check`, never a reason to exit 1. */
 export function countWarnings(report: HealthReport): number {
   const discovery = (report.discovery?.shadowed?.length ?? 0) + (report.discovery?.unnamable?.length ?? 0);
-  const guard = report.guard?.findings.filter((row) => row.action === "warn").length ?? 0;
+  const guard = (report.guard?.findings.filter((row) => row.action === "warn").length ?? 0) + (report.guard?.lookAlikes?.length ?? 0);
   return sum(Object.values(report.plugins), (p) => p.warnings?.length) + discovery + guard;
 }

@@ -64,6 +64,8 @@ export function formatCheckReport(report: HealthReport): string {
     const what = row.action === "quarantine" ? "quarantines" : "warning";
     lines.push(`guard ${row.severity} ${row.rule} ${what}: ${row.file}:${row.line}: ${row.reason}. Fix: ${row.fix}`);
   }
+  for (const row of report.guard?.lookAlikes ?? [])
+    lines.push(`guard ${row.severity} ${row.rule} warning: ${row.skill} and ${row.other}: ${row.reason}`);
   if (report.skills === 0) lines.push(NO_SKILL);
   return `${lines.join("\n")}\n`;
 }

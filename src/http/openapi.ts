@@ -156,6 +156,21 @@ export const HEALTH_SCHEMA = {
             },
           },
         },
+        lookAlikes: {
+          type: "array",
+          items: {
+            type: "object",
+            required: ["rule", "severity", "skill", "other", "reason"],
+            additionalProperties: false,
+            properties: {
+              rule: { enum: ["name-confusable", "name-one-edit", "name-taken"] },
+              severity: { enum: ["medium"] },
+              skill: { type: "string" },
+              other: { type: "string" },
+              reason: { type: "string" },
+            },
+          },
+        },
       },
     },
   },
