@@ -17,6 +17,8 @@ export interface TextRule {
   readonly fix: string;
   /** What the rule reads: every text file, Markdown only, or scripts only (Markdown fences as a unit). */
   readonly applies: "all" | "markdown";
+  /** A cheap test every match passes (a literal each pattern needs): a file failing it is not scanned further. */
+  readonly gate?: RegExp;
   find(view: TextView): Iterable<Hit>;
 }
 
@@ -58,8 +60,20 @@ const TAG_RUN = /[\u{E0000}-\u{E007F}]+/gu;
 const ZERO_WIDTH_IN_WORD = /[A-Za-z0-9][\u200B\u200C\u200D\u2060\uFEFF\u180E]+(?=[A-Za-z0-9])/g;
 const HTML_COMMENT = /<!--([\s\S]*?)-->/g;
 /** What makes a comment an instruction to an agent rather than a note to an editor. */
-const COMMENT_INSTRUCTION =
-  /\b(ignore (all|any|the|previous|prior|above|your|these)|disregard|override|you (must|should|are|will)|(the |an? )?(assistant|ai agent|agent|llm|model)\b|system prompt|do not (tell|mention|reveal|inform|show)|secretly|silently|execute|run (the|this)|send (the|all|it|them)|upload|curl |wget |exfiltrat)/i;
+const COMMENT_INSTRUCTION = new RegExp(
+  [
+    String.raw`\b(ignore|disregard|override|forget)\s+(all|any|the|previous|prior|above|your|these|earlier)\b`,
+    // Addressed to the reader as an agent: "assistant:", "AI, …", "you must", "the agent should".
+    String.raw`\b(assistant|ai|llm|claude|model|agent)\s*[:,]`,
+    String.raw`\b(you|the (assistant|agent|model|llm|ai))\s+(must|should|will|shall|are to|need to|have to)\b`,
+    String.raw`\bdo not (tell|mention|reveal|inform|show)\b`,
+    String.raw`\b(secretly|silently|quietly)\b`,
+    String.raw`\b(execute|run) (the following|this command|this script|it now)\b`,
+    String.raw`\b(send|upload|post|exfiltrate)\b[^\n]{0,60}\bto\b`,
+    String.raw`\b(curl|wget)\s`,
+  ].join("|"),
+  "i",
+);
 
 const hiddenBidi: TextRule = {
   id: "hidden-bidi",
@@ -159,6 +173,7 @@ function instructionRule(
   fix: string,
   patterns: readonly RegExp[],
   negatable: boolean,
+  gate: RegExp,
 ): TextRule {
   return {
     id,
@@ -166,6 +181,7 @@ function instructionRule(
     reason,
     fix,
     applies: "all",
+    gate,
     *find(view) {
       for (const hit of matches(view, patterns, instructionWeight(severity))) {
         if (negatable && NEGATED.test(view.text.slice(Math.max(0, hit.offset - 40), hit.offset))) continue;
@@ -182,6 +198,7 @@ const agentOverride = instructionRule(
   "Delete the instruction; a skill adds to the agent's instructions, it never replaces them.",
   OVERRIDE,
   true,
+  /ignore|disregard|forget|override|bound by|bypass|disable/i,
 );
 const agentConceal = instructionRule(
   "agent-conceal",
@@ -190,6 +207,7 @@ const agentConceal = instructionRule(
   "Delete the instruction; the agent reports what it does.",
   CONCEAL,
   false,
+  /user/i,
 );
 const agentNoConfirm = instructionRule(
   "agent-no-confirm",
@@ -198,6 +216,7 @@ const agentNoConfirm = instructionRule(
   "Delete the instruction; let the agent's own confirmation rules apply.",
   NO_CONFIRM,
   false,
+  /confirmation|permission|approval|consent/i,
 );
 const agentExfiltrate = instructionRule(
   "agent-exfiltrate",
@@ -206,6 +225,7 @@ const agentExfiltrate = instructionRule(
   "Delete the instruction; a skill never ships secrets out.",
   EXFILTRATE,
   true,
+  /send|upload|post|transmit|forward|exfiltrate|copy|report/i,
 );
 
 // --- scripts ------------------------------------------------------------------------------------------------
@@ -254,13 +274,14 @@ const NETWORK_CALL =
 const CATCHERS = String.raw`webhook\.site|requestbin\.(net|com)|pipedream\.net|beeceptor\.com|hookbin\.com|requestcatcher\.com|interact\.sh|oast\.(fun|pro|live|site|online|me)|oastify\.com|burpcollaborator\.net|canarytokens\.(com|org)|discord(app)?\.com/api/webhooks|api\.telegram\.org/bot`;
 const DROPS = String.raw`pastebin\.com|paste\.ee|hastebin\.com|ghostbin\.\w+|transfer\.sh|file\.io|0x0\.st|termbin\.com|ngrok\.io|ngrok-free\.app|ngrok\.app|trycloudflare\.com|serveo\.net|localhost\.run|loca\.lt`;
 
-function commandRule(id: string, severity: Severity, reason: string, fix: string, patterns: readonly RegExp[]): TextRule {
+function commandRule(id: string, severity: Severity, reason: string, fix: string, patterns: readonly RegExp[], gate?: RegExp): TextRule {
   return {
     id,
     severity,
     reason,
     fix,
     applies: "all",
+    ...(gate === undefined ? {} : { gate }),
     find: (view) => matches(view, patterns, commandWeight(severity)),
   };
 }
@@ -271,6 +292,7 @@ const fetchExecute = commandRule(
   "fetches code from the network (or decodes it) and executes it unseen",
   "Ship the script in the skill (or pin it by digest) instead of piping a download into a shell.",
   FETCH_EXECUTE,
+  /curl|wget|iex|iwr|irm|invoke-|downloadstring|base64/i,
 );
 const reverseShell = commandRule(
   "exec-reverse-shell",
@@ -278,6 +300,7 @@ const reverseShell = commandRule(
   "opens a reverse shell: hands a remote host a shell on the user's machine",
   "Remove the command; a skill never opens a shell to a remote host.",
   REVERSE_SHELL,
+  /\/dev\/(tcp|udp)\/|\bnc\b|\bncat\b|\bnetcat\b|socat|mkfifo|os\.dup2/,
 );
 const persistAuthorizedKeys = commandRule(
   "exec-persistence-ssh",
@@ -285,6 +308,7 @@ const persistAuthorizedKeys = commandRule(
   "writes to ~/.ssh/authorized_keys: grants someone lasting login access",
   "Remove the write; a skill never adds login keys.",
   PERSIST_KEYS,
+  /authorized_keys/,
 );
 const persistShellRc = commandRule(
   "exec-persistence-shell-rc",
@@ -292,6 +316,7 @@ const persistShellRc = commandRule(
   "writes to a shell start-up file: runs on every new shell, long after the skill",
   "Print the line for the user to add instead of writing their shell start-up file.",
   PERSIST_RC,
+  /\.(bashrc|bash_profile|bash_login|zshrc|zprofile|zshenv|profile)\b/,
 );
 const persistSchedule = commandRule(
   "exec-persistence-schedule",
@@ -299,6 +324,7 @@ const persistSchedule = commandRule(
   "installs a scheduled job or launch agent: runs long after the skill",
   "Remove the scheduled job; document it for the user to install if needed.",
   PERSIST_SCHEDULE,
+  /crontab|\/etc\/cron|LaunchAgents|launchctl|schtasks/i,
 );
 
 const credentialExfil: TextRule = {
@@ -371,6 +397,7 @@ export function checkText(view: TextView): FileFinding[] {
   const findings: FileFinding[] = [];
   for (const rule of TEXT_RULES) {
     if (rule.applies === "markdown" && !view.markdown) continue;
+    if (rule.gate !== undefined && !rule.gate.test(view.text)) continue;
     const byLine = new Map<number, Severity>();
     for (const hit of rule.find(view)) {
       const line = lineIndexOf(view, hit.offset) + 1;

@@ -2,7 +2,7 @@
 // test/guard/sarif with its licence), with results located at the repository's files.
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import Ajv04 from "ajv-draft-04";
+import AjvDraft04 from "ajv-draft-04";
 import { describe, expect, test } from "vitest";
 import { runCli } from "../support/process.js";
 import { tempDir } from "../support/temp.js";
@@ -10,7 +10,7 @@ import { tempDir } from "../support/temp.js";
 const SCHEMA = JSON.parse(readFileSync(new URL("./sarif/sarif-schema-2.1.0.json", import.meta.url), "utf8")) as object;
 
 function validator(): (data: unknown) => string[] {
-  const ajv = new Ajv04({ allErrors: true });
+  const ajv = new AjvDraft04.default({ allErrors: true });
   ajv.addFormat("uri", (value: string) => URL.canParse(value));
   ajv.addFormat("uri-reference", (value: string) => URL.canParse(value, "file:///base/"));
   ajv.addFormat("date-time", /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/i);
