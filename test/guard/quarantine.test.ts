@@ -39,7 +39,17 @@ describe("the guard at harvest", () => {
     const library = shelf.libraries.get("kit");
     expect([...(library?.skills.keys() ?? [])].sort()).toEqual(["clean", "installer"]);
     expect(resolve(shelf, FULL_SCOPE, "skill://kit/dropper/SKILL.md").kind).toBe("notFound");
-    expect(resolve(shelf, FULL_SCOPE, "skill://kit/dropper/scripts/setup.sh").kind).toBe("notFound");
+    const answer = resolve(shelf, FULL_SCOPE, "skill://kit/dropper/scripts/setup.sh");
+    expect(answer).toEqual({
+      kind: "notFound",
+      uri: "skill://kit/dropper/scripts/setup.sh",
+      message:
+        "Not found: skill://kit/dropper/scripts/setup.sh. It is in skill://kit/dropper/SKILL.md, a skill quarantined by a supply-chain check: it is not served until the finding is fixed or released (the operator sees why on /health).",
+    });
+    expect(resolve(shelf, FULL_SCOPE, "skill://kit/dropperx/SKILL.md")).toMatchObject({
+      kind: "notFound",
+      message: expect.not.stringContaining("quarantined"),
+    });
     expect([...(library?.prompts.keys() ?? [])]).toEqual([]);
 
     const report = buildHealth(shelf);
