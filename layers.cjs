@@ -9,6 +9,7 @@
 
 const EVERY_FOLDER = [
   "address",
+  "guard",
   "config",
   "prompts",
   "sources",
@@ -31,16 +32,22 @@ const EVERY_FOLDER = [
 /** @type {{name: string, file?: boolean, pure: boolean, imports: string[], typesFrom: string[]}[]} */
 const LAYERS = [
   { name: "address", pure: true, imports: [], typesFrom: [] },
+  { name: "guard", pure: true, imports: ["address"], typesFrom: [] },
   { name: "config", pure: false, imports: ["address"], typesFrom: [] },
   { name: "prompts", pure: true, imports: ["address", "config"], typesFrom: [] },
   { name: "sources", pure: false, imports: ["address", "config"], typesFrom: [] },
-  { name: "harvest", pure: false, imports: ["address", "config", "prompts"], typesFrom: [] },
-  { name: "shelf", pure: true, imports: ["address", "config", "prompts", "harvest"], typesFrom: [] },
+  { name: "harvest", pure: false, imports: ["address", "guard", "config", "prompts"], typesFrom: [] },
+  { name: "shelf", pure: true, imports: ["address", "guard", "config", "prompts", "harvest"], typesFrom: [] },
   { name: "assemble", pure: false, imports: ["address", "config", "prompts", "sources", "harvest", "shelf"], typesFrom: [] },
   { name: "resolve", pure: true, imports: ["address", "config", "prompts", "harvest", "shelf"], typesFrom: [] },
   { name: "discovery", pure: true, imports: ["address", "config", "prompts", "harvest", "shelf", "resolve"], typesFrom: [] },
   { name: "search", pure: true, imports: ["address", "config", "prompts", "harvest", "shelf", "resolve"], typesFrom: [] },
-  { name: "health", pure: true, imports: ["address", "config", "prompts", "harvest", "shelf", "resolve", "discovery"], typesFrom: [] },
+  {
+    name: "health",
+    pure: true,
+    imports: ["address", "guard", "config", "prompts", "harvest", "shelf", "resolve", "discovery"],
+    typesFrom: [],
+  },
   { name: "plugins", pure: false, imports: ["address", "config", "prompts", "harvest", "shelf", "resolve"], typesFrom: [] },
   {
     name: "live",

@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 // The only file that touches argv, the environment, signals, stdout/stderr and exit codes.
+import { writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { format, parseArgs } from "node:util";
@@ -22,7 +23,7 @@ import { openLockedEmbedded, openPostgres, UsageStore } from "./store/index.js";
 import { PageClient, ResourceServer } from "./oauth/index.js";
 import { buildMcpServer, DEFAULT_VIEW, type RequestView, type ServerDeps, SessionRegistry } from "./mcp/index.js";
 import { compileScope, scopeOn } from "./resolve/index.js";
-import { buildHealth, formatCheckReport, hasProblems } from "./health/index.js";
+import { buildHealth, formatCheckReport, formatSarif, hasProblems, localFolders } from "./health/index.js";
 import { cacheDirProblem, defaultCacheDir } from "./sources/index.js";
 import { PluginRepos } from "./plugins/index.js";
 import { listSetting, readServeSettings, setting as settingOf, sourceOf, UsageError, type Values } from "./settings.js";
@@ -84,6 +85,8 @@ async function runCheck(command: CommandSpec, values: Values, dirs: readonly str
   await service.close();
   const report = buildHealth(service.current);
   process.stdout.write(values["json"] === true ? `${JSON.stringify(report, null, 2)}\n` : formatCheckReport(report));
+  const sarif = values["sarif"];
+  if (typeof sarif === "string") await writeFile(sarif, formatSarif(service.current, localFolders(config), process.cwd()));
   // A refused credential fails its fetch only, as it does for `serve`; `check` still says so with its own exit code.
   const refused = service.refusedCredentials;
   for (const { fetch, reason } of refused) process.stderr.write(`skillshelf check: fetch ${fetch}: ${reason}\n`);

@@ -165,6 +165,11 @@ const CHECK: CommandSpec = {
     CONFIG_FLAG,
     NAMING_FLAG,
     { name: "json", help: "Print the full report as JSON (the body of GET /health) instead of the summary." },
+    {
+      name: "sarif",
+      value: "FILE",
+      help: "Also write the guard's findings to FILE as SARIF 2.1.0, located at paths relative to the current directory, for a CI's code scanning.",
+    },
     CACHE_DIR_FLAG,
     HELP_FLAG,
   ],

@@ -63,7 +63,10 @@ export async function assemble(config: Config, options: AssembleOptions): Promis
   const shelf = buildShelf({
     generation: options.generation,
     built: options.built,
-    libraries: planLibraries(layout.libraries, served, marketplaces),
+    // The guard's policy is part of each plan: a changed policy rebuilds the libraries it applies to.
+    libraries: planLibraries(layout.libraries, served, marketplaces).map((plan) =>
+      config.guard === undefined ? plan : { ...plan, guard: config.guard },
+    ),
     plugins: served,
     fetches: reportFetches(used, plugins, options.built, options.watch),
     ...(options.previousShelf === undefined ? {} : { previous: options.previousShelf }),

@@ -53,6 +53,7 @@ export function buildConfig(raw: RawConfig, file: string | null, baseDir: string
     ...(oauth === undefined ? {} : { oauth }),
     ...(feeds === undefined ? {} : { feeds }),
     ...(usage === undefined ? {} : { usage }),
+    ...(raw.guard === undefined ? {} : { guard: { quarantine: raw.guard.quarantine ?? ["critical"], allow: raw.guard.allow ?? [] } }),
     ttlMs,
     limits: { fileBytes },
   };

@@ -74,6 +74,36 @@ export const CONFIG_SCHEMA = {
         },
       },
     },
+    guard: {
+      type: "object",
+      description:
+        "What the supply-chain checks' findings do: severities that quarantine a skill (not served anywhere, named on /health), the rest warn; findings released by rule and file.",
+      additionalProperties: false,
+      properties: {
+        quarantine: {
+          type: "array",
+          description: "Severities whose findings quarantine the skill or prompt they are in.",
+          items: { enum: ["critical", "high", "medium", "low"] },
+          uniqueItems: true,
+          default: ["critical"],
+        },
+        allow: {
+          type: "array",
+          description:
+            "Findings released as false positives: the rule id and the file's skill:// URI (as /health names them); with digest, only for those bytes.",
+          items: {
+            type: "object",
+            additionalProperties: false,
+            required: ["rule", "file"],
+            properties: {
+              rule: { type: "string", minLength: 1 },
+              file: { type: "string", pattern: "^skill://" },
+              digest: { type: "string", pattern: "^sha256:[0-9a-f]{64}$" },
+            },
+          },
+        },
+      },
+    },
     ttl: { $ref: "#/$defs/duration", description: "ttlMs on cacheable results.", default: "60s" },
     limits: {
       type: "object",

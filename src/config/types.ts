@@ -169,6 +169,14 @@ export interface UsageConfig {
   readonly buffer: number;
 }
 
+/** What the guard's findings do: a finding whose severity is listed quarantines its skill (or prompt), any other
+ *  is a warning; a finding an `allow` entry names (its rule and the file's skill:// URI, and the file's digest when
+ *  given) is released. */
+export interface GuardConfig {
+  readonly quarantine: readonly ("critical" | "high" | "medium" | "low")[];
+  readonly allow: readonly { readonly rule: string; readonly file: string; readonly digest?: string }[];
+}
+
 export interface ClientConfig {
   readonly name: string;
   readonly token: SecretRef;
@@ -192,6 +200,8 @@ export interface Config {
   readonly feeds?: FeedsConfig;
   /** Absent: nothing is counted. */
   readonly usage?: UsageConfig;
+  /** Absent: quarantine critical findings, warn on the rest, release none. */
+  readonly guard?: GuardConfig;
   readonly ttlMs: number;
   readonly limits: { readonly fileBytes: number };
 }

@@ -5,6 +5,7 @@ import type { SkipRows } from "./skip-rows.js";
 import type { WalkEntry } from "./walk.js";
 import type { HarvestedSkill } from "./types.js";
 import type { Naming } from "../config/index.js";
+import type { GuardFinding } from "../guard/index.js";
 
 export interface HarvestContext {
   /** Every walked file, sorted by path in code-unit order. */
@@ -21,6 +22,8 @@ export interface HarvestContext {
   readonly naming: Naming;
   /** The previous harvest's served skills by directory, whose parsed frontmatter an unchanged SKILL.md reuses. */
   readonly priorSkills: ReadonlyMap<string, HarvestedSkill>;
+  /** What the guard found in prompt files (read here, not through the reader). */
+  readonly promptFindings: GuardFinding[];
 }
 
 /** The slice of a sorted list whose paths lie under `dir` (everything for `""`): paths with one prefix are

@@ -4,6 +4,7 @@ import { createHash } from "node:crypto";
 import fs from "node:fs";
 
 import { digestBytes, errorCode, formatDigest } from "../address/index.js";
+import { checkBinary, checkFile, type FileFinding } from "../guard/index.js";
 
 /** What a failed read without an errno code is called in a skipped row. */
 export const IO_ERROR = "I/O error";
@@ -50,17 +51,23 @@ async function readHarvestedFile(
     use?.(bytes, digest);
     onRead?.(digest, bytes);
     // isUtf8 is the fatal TextDecoder's verdict without building the string.
-    return { path, abs: file.abs, size: bytes.length, mtimeMs: file.mtimeMs, ...modeOf(file), digest, text: isUtf8(bytes) };
+    const text = isUtf8(bytes);
+    // The guard reads the shared buffer before its first await (it decodes the text synchronously).
+    const findings = await checkFile(path, bytes, text);
+    return { path, abs: file.abs, size: bytes.length, mtimeMs: file.mtimeMs, ...modeOf(file), digest, text, ...withFindings(findings) };
   }
   const hash = createHash("sha256");
   const decoder = new TextDecoder("utf-8", { fatal: true });
   const chunk = scratchBuffer();
   let text = true;
   let size = 0;
+  let findings: FileFinding[] = [];
   const fd = openRegularFile(file.abs);
   try {
     for (let n = fs.readSync(fd, chunk, 0, SMALL_FILE_BYTES, size); n > 0; n = fs.readSync(fd, chunk, 0, SMALL_FILE_BYTES, size)) {
       const part = chunk.subarray(0, n);
+      // A file past SMALL_FILE_BYTES is checked for an executable's header only.
+      if (size === 0) findings = checkBinary(part.subarray(0, 4096));
       hash.update(part);
       size += n;
       if (text) text = decodes(decoder, part);
@@ -70,7 +77,11 @@ async function readHarvestedFile(
     fs.closeSync(fd);
   }
   if (text) text = decodes(decoder); // A multi-byte sequence cut off at the end is not UTF-8.
-  return { path, abs: file.abs, size, mtimeMs: file.mtimeMs, ...modeOf(file), digest: formatDigest(hash), text };
+  return { path, abs: file.abs, size, mtimeMs: file.mtimeMs, ...modeOf(file), digest: formatDigest(hash), text, ...withFindings(findings) };
+}
+
+function withFindings(findings: readonly FileFinding[]): { findings?: readonly FileFinding[] } {
+  return findings.length === 0 ? {} : { findings };
 }
 
 /** The whole file as a view of the shared buffer (good until the next read), or null when it has grown past

@@ -5,13 +5,14 @@ import { createFileReader, type FileBytesSeen, IO_ERROR, priorReads } from "./di
 import { compileHiddenOptIns, SKILL_CONVENTION } from "./globs.js";
 import { compileFileGlobs, harvestLibraryFiles } from "./library.js";
 import { sharedPacer } from "./pacer.js";
-import { compareCodeUnits, errorCode, parentOf, VERSION } from "../address/index.js";
+import { compareCodeUnits, errorCode, joinPath, parentOf, VERSION } from "../address/index.js";
+import { checkPlacement, type GuardFinding, sortFindings } from "../guard/index.js";
 import { harvestPrompts, selectPromptGlobs } from "./prompts.js";
 import { compileSkillGlobs, harvestSkills } from "./skills.js";
 import { isUnreadableReason, REASONS } from "./reasons.js";
 import { SkipRows } from "./skip-rows.js";
 import { openRoot, walkRoot, type WalkEntry } from "./walk.js";
-import type { DiskFile, HarvestedPlugin, PluginMeta } from "./types.js";
+import type { DiskFile, HarvestedFile, HarvestedPlugin, HarvestedSkill, PluginMeta } from "./types.js";
 import type { Naming, PluginGlobs } from "../config/index.js";
 
 export interface HarvestInput extends PluginGlobs {
@@ -99,6 +100,7 @@ async function harvestRoot(input: HarvestInput, rootReal: string): Promise<Harve
     warnings: new SkipRows(),
     naming: input.naming ?? "strict",
     priorSkills: new Map(input.previous?.status === "ok" ? input.previous.skills.map((s) => [s.dir, s]) : []),
+    promptFindings: [],
   };
   for (const row of walk.unreadable) ctx.skipped.add(row.path, REASONS.unreadableDirectory(row.code));
   for (const row of input.notes ?? []) ctx.warnings.add(row.path, row.reason);
@@ -112,6 +114,7 @@ async function harvestRoot(input: HarvestInput, rootReal: string): Promise<Harve
   const prompts = await harvestPrompts(ctx, promptGlobs);
   if (input.reportUnmatched !== undefined) reportUnmatched(ctx, input.id, input.reportUnmatched);
   const warnings = ctx.warnings.sorted();
+  const findings = collectFindings(skills, libraryFiles, ctx.promptFindings, entries);
 
   // The fallback tree: everything visible and within the size limit, by the name it was reached by.
   const tree = new Map<string, DiskFile>();
@@ -133,6 +136,7 @@ async function harvestRoot(input: HarvestInput, rootReal: string): Promise<Harve
     prompts,
     skipped: ctx.skipped.sorted(),
     ...(warnings.length === 0 ? {} : { warnings }),
+    ...(findings.length === 0 ? {} : { findings }),
     walkKey,
   };
 }
@@ -152,6 +156,34 @@ function reportUnmatched(ctx: HarvestContext, plugin: string, written: PluginGlo
       if (!ctx.entries.some((entry) => set.match(entry.path))) ctx.warnings.add(glob, REASONS.unmatchedGlob(plugin, key, glob));
     }
   }
+}
+
+/** Every finding of the plugin by path from its root, each file once (a nested skill's files are also its outer
+ *  skill's): what the reads found, the execute bit outside `scripts/` (of the file's own skill, or of the plugin
+ *  root for a library file), and the prompts' findings. */
+function collectFindings(
+  skills: readonly HarvestedSkill[],
+  libraryFiles: readonly HarvestedFile[],
+  prompts: readonly GuardFinding[],
+  entries: readonly { readonly path: string; readonly executable?: boolean }[],
+): GuardFinding[] {
+  const executable = new Set(entries.filter((entry) => entry.executable === true).map((entry) => entry.path));
+  const seen = new Set<string>();
+  const out: GuardFinding[] = [];
+  const add = (path: string, inSkill: string, file: HarvestedFile): void => {
+    if (seen.has(path)) return;
+    seen.add(path);
+    const found = [...(file.findings ?? []), ...checkPlacement(inSkill, executable.has(path))];
+    for (const finding of sortFindings(found)) out.push({ ...finding, path, digest: file.digest });
+  };
+  // Innermost skills first, so a nested skill's file is placed by its own skill's `scripts/`.
+  for (const skill of [...skills].sort((a, b) => b.dir.length - a.dir.length)) {
+    add(joinPath(skill.dir, "SKILL.md"), "SKILL.md", skill.skillMd);
+    for (const file of skill.files) add(joinPath(skill.dir, file.path), file.path, file);
+  }
+  for (const file of libraryFiles) add(file.path, file.path, file);
+  out.push(...prompts);
+  return out.sort((a, b) => compareCodeUnits(a.path, b.path) || a.line - b.line || compareCodeUnits(a.rule, b.rule));
 }
 
 function hadUnreadable(plugin: HarvestedPlugin): boolean {

@@ -2,7 +2,8 @@
 import fs from "node:fs";
 
 import type { HarvestContext } from "./context.js";
-import { errorCode } from "../address/index.js";
+import { digestBytes, errorCode } from "../address/index.js";
+import { checkFileText } from "../guard/index.js";
 import { IO_ERROR } from "./digest.js";
 import { compileGlobs, type GlobSet, isLiteralGlob, PROMPT_CONVENTION } from "./globs.js";
 import { REASONS } from "./reasons.js";
@@ -54,6 +55,8 @@ export async function harvestPrompts(ctx: HarvestContext, select: PromptGlobs): 
       ctx.skipped.add(entry.path, REASONS.promptNotUtf8);
       continue;
     }
+    const digest = digestBytes(bytes);
+    for (const finding of await checkFileText(entry.path, text)) ctx.promptFindings.push({ ...finding, path: entry.path, digest });
     prompts.push({ path: entry.path, text, command: select.allCommands || entry.path.startsWith("commands/") });
   }
   return prompts;

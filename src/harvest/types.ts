@@ -2,6 +2,7 @@
 // appear in any message, report or answer.
 import type { SkipRow } from "../address/index.js";
 import type { Dialect } from "../config/index.js";
+import type { FileFinding, GuardFinding } from "../guard/index.js";
 import type { HarvestedPromptFile, ParsedPrompt } from "../prompts/index.js";
 
 /** A file on disk as harvest found it. `abs` is internal: it never appears in any message, report or answer. */
@@ -24,6 +25,9 @@ export interface HarvestedFile extends DiskFile {
   /** The bytes, kept only for a SKILL.md whose body has placeholders to substitute; every other file is read
    *  from `abs` when served. */
   readonly bytes?: Uint8Array;
+  /** What the guard found in these bytes (absent: nothing); kept with the read, so an unchanged file is not
+   *  checked again. */
+  readonly findings?: readonly FileFinding[];
 }
 
 export interface HarvestedSkill {
@@ -93,6 +97,9 @@ export interface HarvestedPlugin {
   readonly skipped: readonly SkipRow[];
   /** What was served although it bends a rule (naming: lenient), one row per file and rule; absent when none. */
   readonly warnings?: readonly SkipRow[];
+  /** What the guard found in the plugin's skill files, library files and prompts, by path from the plugin root
+   *  (absent: nothing). What each finding does is the shelf's policy, not the harvest's. */
+  readonly findings?: readonly GuardFinding[];
   /** A digest of the harvest's input and of every walked file's real path, size and mtime: a later harvest whose
    *  walk gives the same key keeps this one as it is. */
   readonly walkKey?: string;

@@ -5,6 +5,7 @@ import { type HealthStatus, type ProblemCounts, statusOf } from "./status.js";
 import { formatSkillMdUri, memoize } from "../address/index.js";
 import { flatNames } from "../discovery/index.js";
 import { FULL_SCOPE, visibleSkills } from "../resolve/index.js";
+import { findLookAlikes } from "../guard/index.js";
 
 interface LibraryHealth {
   description: string;
@@ -48,6 +49,73 @@ export interface HealthReport {
   /** The discovery index of the whole shelf (what an installer pointed at the server's root gets): names two
    *  different skills share, and names no installer accepts. Warnings: each such skill is still served. */
   discovery?: DiscoveryHealth;
+  /** What the supply-chain checks found, and what the policy made of it; absent when they found nothing. */
+  guard?: GuardHealth;
+}
+
+/** One finding as the operator reads it: the rule, the file's skill:// URI and line, why, and what to do. */
+export interface GuardRow {
+  rule: string;
+  severity: string;
+  file: string;
+  line: number;
+  reason: string;
+  fix: string;
+  /** `quarantine`: what it is in is not served; `warn`: served; `released`: allowed by the config. */
+  action: string;
+  /** The file's bytes the finding holds for (what a release by digest names). */
+  digest: string;
+  library: string;
+  skill?: string;
+  prompt?: string;
+}
+
+export interface GuardHealth {
+  /** Each skill (SKILL.md URI) or prompt not served, and the findings that quarantined it (`rule at file:line`). */
+  quarantined: { library: string; plugin: string; skill?: string; prompt?: string; why: string[] }[];
+  findings: GuardRow[];
+  /** Skill names that look like another's (confusable, one edit across libraries, or taken from another source):
+   *  warnings naming both SKILL.md URIs. */
+  lookAlikes?: { rule: string; severity: string; skill: string; other: string; reason: string }[];
+}
+
+function guardHealth(shelf: Shelf): GuardHealth | undefined {
+  const quarantined: GuardHealth["quarantined"] = [];
+  const findings: GuardRow[] = [];
+  for (const library of shelf.libraries.values()) {
+    for (const f of library.findings ?? []) {
+      findings.push({
+        rule: f.rule,
+        severity: f.severity,
+        file: f.uri,
+        line: f.line,
+        reason: f.reason,
+        fix: f.fix,
+        action: f.action,
+        digest: f.digest,
+        library: library.name,
+        ...(f.skill === undefined ? {} : { skill: f.skill }),
+        ...(f.prompt === undefined ? {} : { prompt: f.prompt }),
+      });
+    }
+    for (const row of library.quarantined ?? []) {
+      const dir = row.skill === undefined ? undefined : row.skill.slice(0, -"SKILL.md".length);
+      const why = (library.findings ?? [])
+        .filter((f) => f.action === "quarantine" && f.plugin === row.plugin)
+        .filter((f) => (dir === undefined ? f.prompt === row.prompt : f.uri.startsWith(dir)))
+        .map((f) => `${f.rule} (${f.severity}) at ${f.uri}:${f.line}`);
+      quarantined.push({ library: library.name, ...row, why });
+    }
+  }
+  const skills = visibleSkills(shelf, FULL_SCOPE).map((skill) => ({
+    uri: formatSkillMdUri(skill.library, skill.address),
+    library: skill.library,
+    name: skill.name,
+    source: shelf.plugins.get(skill.plugin)?.fetch ?? skill.plugin,
+  }));
+  const lookAlikes = findLookAlikes(skills).map((row) => ({ ...row, severity: "medium" }));
+  if (findings.length === 0 && lookAlikes.length === 0) return undefined;
+  return { quarantined, findings, ...(lookAlikes.length === 0 ? {} : { lookAlikes }) };
 }
 
 interface DiscoveryHealth {
@@ -115,8 +183,9 @@ function buildReport(shelf: Shelf): HealthReport {
   const fetches: HealthReport["fetches"] = {};
   for (const [key, report] of shelf.fetches) fetches[key] = { ...report };
   const discovery = discoveryHealth(shelf);
+  const guard = guardHealth(shelf);
   return {
-    status: statusOf(countProblems({ skills, libraries, plugins, fetches })),
+    status: statusOf(countProblems({ skills, libraries, plugins, fetches, ...(guard === undefined ? {} : { guard }) })),
     generation: shelf.generation,
     built: shelf.built,
     skills,
@@ -125,11 +194,12 @@ function buildReport(shelf: Shelf): HealthReport {
     plugins,
     fetches,
     ...(discovery === undefined ? {} : { discovery }),
+    ...(guard === undefined ? {} : { guard }),
   };
 }
 
 /** What a report found, counted (docs/operations.md defines the status words these decide). */
-export function countProblems(report: Pick<HealthReport, "skills" | "libraries" | "plugins" | "fetches">): ProblemCounts {
+export function countProblems(report: Pick<HealthReport, "skills" | "libraries" | "plugins" | "fetches" | "guard">): ProblemCounts {
   const libraries = Object.values(report.libraries);
   const plugins = Object.values(report.plugins);
   const fetches = Object.values(report.fetches);
@@ -145,6 +215,7 @@ export function countProblems(report: Pick<HealthReport, "skills" | "libraries" 
     failedFetches: fetches.filter((f) => f.status === "failed").length,
     unwatched: fetches.filter((f) => f.watch === "degraded").length,
     cooling: fetches.filter((f) => f.cooling === true).length,
+    quarantined: report.guard?.quarantined.length ?? 0,
     served: report.skills,
   };
 }
@@ -161,5 +232,6 @@ function sum<T>(items: readonly T[], count: (item: T) => number | undefined): nu
 /** How many warning rows (served, with a naming rule bent): shown by `check`, never a reason to exit 1. */
 export function countWarnings(report: HealthReport): number {
   const discovery = (report.discovery?.shadowed?.length ?? 0) + (report.discovery?.unnamable?.length ?? 0);
-  return sum(Object.values(report.plugins), (p) => p.warnings?.length) + discovery;
+  const guard = (report.guard?.findings.filter((row) => row.action === "warn").length ?? 0) + (report.guard?.lookAlikes?.length ?? 0);
+  return sum(Object.values(report.plugins), (p) => p.warnings?.length) + discovery + guard;
 }

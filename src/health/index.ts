@@ -6,3 +6,4 @@ export { buildHealth, countProblems, hasProblems, type HealthReport } from "./he
 export { HEALTH_STATUSES, type HealthStatus, httpStatusOf, statusOf } from "./status.js";
 export { formatCheckReport } from "./report.js";
 export { type HealthChange, healthChanges } from "./changes.js";
+export { formatSarif, localFolders } from "./sarif.js";

@@ -57,6 +57,16 @@ export function formatCheckReport(report: HealthReport): string {
   for (const row of report.discovery?.unnamable ?? []) {
     lines.push(`discovery: ${row.skill} is in no index: installers accept names of a-z, 0-9 and single inner hyphens, not "${row.name}"`);
   }
+  for (const row of report.guard?.quarantined ?? []) {
+    lines.push(`quarantined ${row.skill ?? `prompt ${row.prompt}`} (plugin ${row.plugin}): ${row.why.join("; ")}`);
+  }
+  for (const row of report.guard?.findings ?? []) {
+    if (row.action === "released") continue;
+    const what = row.action === "quarantine" ? "quarantines" : "warning";
+    lines.push(`guard ${row.severity} ${row.rule} ${what}: ${row.file}:${row.line}: ${row.reason}. Fix: ${row.fix}`);
+  }
+  for (const row of report.guard?.lookAlikes ?? [])
+    lines.push(`guard ${row.severity} ${row.rule} warning: ${row.skill} and ${row.other}: ${row.reason}`);
   if (report.skills === 0) lines.push(NO_SKILL);
   return `${lines.join("\n")}\n`;
 }

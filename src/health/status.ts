@@ -3,8 +3,8 @@
 //
 //   ok        everything the config names is served, current and watched; nothing skipped, conflicting or dangling.
 //   warnings  everything was fetched and is watched, but some content was left out or points nowhere: a skill or
-//             prompt skipped (and why), a plugin dropped from a library by a conflict, a citation not found, or
-//             no skill served at all.
+//             prompt skipped (and why), a plugin dropped from a library by a conflict, a citation not found, a
+//             skill or prompt quarantined by a guard finding, or no skill served at all.
 //   degraded  part of the shelf is not current: a fetch failed or serves a stale copy, a root cannot be watched, a
 //             live WebDAV fetch is cooling (its share failed a read), a plugin or a library failed. The rest is served.
 //   failed    the config names plugins and every one of them failed: nothing it names is served.
@@ -26,6 +26,8 @@ export interface ProblemCounts {
   readonly unwatched: number;
   /** Live WebDAV fetches whose share failed a revalidation: reads come from the export for a while. */
   readonly cooling: number;
+  /** Skills and prompts a guard finding quarantined. */
+  readonly quarantined: number;
   /** Skills served: a shelf that would serve none is never ok. */
   readonly served: number;
 }
@@ -34,7 +36,7 @@ export function statusOf(counts: ProblemCounts): HealthStatus {
   if (counts.plugins > 0 && counts.failedPlugins === counts.plugins) return "failed";
   if (counts.failedPlugins + counts.failedLibraries + counts.staleFetches + counts.failedFetches + counts.unwatched + counts.cooling > 0)
     return "degraded";
-  if (counts.skipped + counts.conflicts + counts.dangling > 0 || counts.served === 0) return "warnings";
+  if (counts.skipped + counts.conflicts + counts.dangling + counts.quarantined > 0 || counts.served === 0) return "warnings";
   return "ok";
 }
 
@@ -56,6 +58,7 @@ export function formatProblemCounts(counts: ProblemCounts): string {
     [counts.skipped, "skipped", "skipped"],
     [counts.conflicts, "conflict", "conflicts"],
     [counts.dangling, "dangling", "dangling"],
+    [counts.quarantined, "quarantined", "quarantined"],
   ];
   const counted = parts.filter(([count]) => count > 0).map(([count, one, many]) => `${count} ${count === 1 ? one : many}`);
   // Said only where it adds something: a failed status already means nothing is served.

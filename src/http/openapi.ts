@@ -114,6 +114,65 @@ export const HEALTH_SCHEMA = {
         },
       },
     },
+    guard: {
+      type: "object",
+      description: "What the supply-chain checks found and what the policy made of it; absent when they found nothing.",
+      required: ["quarantined", "findings"],
+      additionalProperties: false,
+      properties: {
+        quarantined: {
+          type: "array",
+          items: {
+            type: "object",
+            required: ["library", "plugin", "why"],
+            additionalProperties: false,
+            properties: {
+              library: { type: "string" },
+              plugin: { type: "string" },
+              skill: { type: "string" },
+              prompt: { type: "string" },
+              why: STRINGS,
+            },
+          },
+        },
+        findings: {
+          type: "array",
+          items: {
+            type: "object",
+            required: ["rule", "severity", "file", "line", "reason", "fix", "action", "digest", "library"],
+            additionalProperties: false,
+            properties: {
+              rule: { type: "string" },
+              severity: { enum: ["critical", "high", "medium", "low"] },
+              file: { type: "string" },
+              line: { type: "integer", minimum: 1 },
+              reason: { type: "string" },
+              fix: { type: "string" },
+              action: { enum: ["quarantine", "warn", "released"] },
+              digest: { type: "string" },
+              library: { type: "string" },
+              skill: { type: "string" },
+              prompt: { type: "string" },
+            },
+          },
+        },
+        lookAlikes: {
+          type: "array",
+          items: {
+            type: "object",
+            required: ["rule", "severity", "skill", "other", "reason"],
+            additionalProperties: false,
+            properties: {
+              rule: { enum: ["name-confusable", "name-one-edit", "name-taken"] },
+              severity: { enum: ["medium"] },
+              skill: { type: "string" },
+              other: { type: "string" },
+              reason: { type: "string" },
+            },
+          },
+        },
+      },
+    },
   },
 } as const;
 

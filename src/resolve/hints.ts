@@ -34,6 +34,10 @@ function formatHint(lib: LibraryView, segments: readonly string[]): string | nul
     if (lib.files.length > 0) return `It is a library: read ${root(FILES_FILE)}.`;
     return null;
   }
+  const quarantined = quarantinedSkillAt(lib, segments);
+  if (quarantined !== null) {
+    return `It is in ${quarantined}, a skill quarantined by a supply-chain check: it is not served until the finding is fixed or released (the operator sees why on /health).`;
+  }
   const keys = prefixKeys(segments);
   const key = keys[segments.length] as string;
   const isFolder = lib.folders.has(key);
@@ -101,3 +105,16 @@ const movedSkills = memoize((lib: LibraryView): ReadonlyMap<string, Skill> => {
   }
   return out;
 });
+
+/** The SKILL.md URI of a quarantined skill of a plugin the scope admits whose folder holds `segments`, or null:
+ *  an out-of-scope caller gets the message a missing address gets. */
+function quarantinedSkillAt(lib: LibraryView, segments: readonly string[]): string | null {
+  const path = segments.join("/");
+  const prefix = `skill://${lib.library.name}/`;
+  for (const row of lib.library.quarantined ?? []) {
+    if (row.skill === undefined || !lib.pluginById.has(row.plugin) || !row.skill.startsWith(prefix)) continue;
+    const address = row.skill.slice(prefix.length, -"/SKILL.md".length);
+    if (path === address || path.startsWith(`${address}/`)) return row.skill;
+  }
+  return null;
+}

@@ -4,6 +4,7 @@ import {
   ancestorsOf,
   compareCodeUnits,
   digestBytes,
+  formatSkillMdUri,
   formatSkillUri,
   joinPath,
   mimeTypeFor,
@@ -13,7 +14,8 @@ import {
   substitutePlaceholders,
 } from "../address/index.js";
 import type { ConflictRule } from "../config/index.js";
-import type { FetchReport, Library, LibraryConflict, LibraryFile, ServedFile, Shelf, Skill } from "./types.js";
+import type { FetchReport, Library, LibraryConflict, LibraryFile, ServedFile, Shelf, ShelfFinding, Skill } from "./types.js";
+import { actionOf, DEFAULT_GUARD_POLICY, type GuardPolicy } from "../guard/index.js";
 import {
   type HarvestedFile,
   type HarvestedPlugin,
@@ -33,6 +35,8 @@ export interface LibraryPlan {
   readonly conflicts?: ConflictRule;
   readonly error?: string;
   readonly skipped?: readonly { readonly plugin: string; readonly reason: string }[];
+  /** What the guard's findings do in this library (absent: the default policy). */
+  readonly guard?: GuardPolicy;
 }
 
 export interface BuildInput {
@@ -113,14 +117,30 @@ function assembleLibrary(plan: LibraryPlan, plugins: ReadonlyMap<string, Harvest
   const skills = new Map<string, Skill>();
   const files = new Map<string, LibraryFile>();
   const prompts = new Map<string, PromptDef>();
+  const findings: ShelfFinding[] = [];
+  const quarantined: { skill?: string; prompt?: string; plugin: string }[] = [];
   for (const id of served) {
     const plugin = plugins.get(id) as HarvestedPlugin;
     const gone = lost.get(id) ?? new Set<string>();
+    const judged = judgeFindings(plan, plugin);
+    findings.push(...judged);
     const parsed = ownPrompts.get(id) ?? [];
-    for (const prompt of buildPromptDefs(plan.name, parsed, id, skillFolders(plan.name, plugin))) prompts.set(prompt.name, prompt);
+    const badPrompts = new Set(judged.filter((f) => f.action === "quarantine" && f.skill === undefined).map((f) => f.path));
+    for (const prompt of buildPromptDefs(plan.name, parsed, id, skillFolders(plan.name, plugin))) {
+      const source = parsed.find((p) => formatPromptName(plan.name, p.stem) === prompt.name);
+      if (source !== undefined && badPrompts.has(source.path)) quarantined.push({ prompt: prompt.name, plugin: id });
+      else prompts.set(prompt.name, prompt);
+    }
+    const badPaths = judged.filter((f) => f.action === "quarantine").map((f) => f.path);
     for (const skill of buildPluginSkills(plan.name, plugin)) {
       const address = skill.address.join("/");
-      if (!gone.has(`skill:${address}`)) skills.set(address, skill);
+      if (gone.has(`skill:${address}`)) continue;
+      // A skill holding a quarantining finding anywhere in its folder (nested skills' files included) is not served.
+      if (badPaths.some((path) => skill.dir === "" || path.startsWith(`${skill.dir}/`))) {
+        quarantined.push({ skill: `${skill.uri}/SKILL.md`, plugin: id });
+        continue;
+      }
+      skills.set(address, skill);
     }
     for (const file of plugin.libraryFiles) {
       if (!files.has(file.path) && !gone.has(`file:${file.path}`))
@@ -139,6 +159,8 @@ function assembleLibrary(plan: LibraryPlan, plugins: ReadonlyMap<string, Harvest
     conflicts,
     ...(plan.error === undefined ? {} : { error: plan.error }),
     skipped: plan.skipped ?? [],
+    findings: findings.sort((a, b) => compareCodeUnits(a.uri, b.uri) || a.line - b.line || compareCodeUnits(a.rule, b.rule)),
+    quarantined,
   };
 }
 
@@ -195,6 +217,30 @@ function sameCommand(a: ParsedPrompt, b: ParsedPrompt): boolean {
   const text = (p: ParsedPrompt): string =>
     JSON.stringify([p.dialect, p.title ?? null, p.description, p.arguments, [...p.defaults], p.segments]);
   return text(a) === text(b);
+}
+
+/** The plugin's findings as this library serves them: each file's URI, its innermost skill, and the action the
+ *  library's policy takes. A finding in a file no skill holds is a library file's or a prompt's. */
+function judgeFindings(plan: LibraryPlan, plugin: HarvestedPlugin): ShelfFinding[] {
+  const policy = plan.guard ?? DEFAULT_GUARD_POLICY;
+  const skillDirs = new Map(plugin.skills.map((skill) => [skill.dir, skill]));
+  const prompts = new Map((plugin.parsedPrompts ?? []).map((prompt) => [prompt.path, prompt]));
+  return (plugin.findings ?? []).map((finding) => {
+    const owner = [...ancestorsOf(finding.path)].find((dir) => skillDirs.has(dir)) ?? (skillDirs.has("") ? "" : undefined);
+    const skill = owner === undefined ? undefined : (skillDirs.get(owner) as HarvestedSkill);
+    // A skill's file is addressed below the skill; anything else by its path from the plugin root.
+    const inSkill = owner === undefined ? finding.path : finding.path.slice(owner === "" ? 0 : owner.length + 1);
+    const uri = formatSkillUri(plan.name, [...(skill?.address ?? []), ...inSkill.split("/")]);
+    const prompt = prompts.get(finding.path);
+    return {
+      ...finding,
+      plugin: plugin.id,
+      uri,
+      ...(skill === undefined ? {} : { skill: formatSkillMdUri(plan.name, skill.address) }),
+      ...(prompt === undefined || skill !== undefined ? {} : { prompt: formatPromptName(plan.name, prompt.stem) }),
+      action: actionOf(policy, finding, uri),
+    };
+  });
 }
 
 /** One address of a plugin that an earlier plugin of the library holds: `skill:<address>`, `file:<path>` or

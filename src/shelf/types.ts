@@ -1,6 +1,20 @@
 // The shelf: immutable once built, one per generation; a rebuild makes a new one.
 import type { DiskFile, HarvestedPlugin } from "../harvest/index.js";
 import type { PromptDef } from "../prompts/index.js";
+import type { GuardAction, GuardFinding } from "../guard/index.js";
+
+/** A guard finding as a library serves it: the file's skill:// URI, the skill it lies in (innermost), and what
+ *  the library's policy made of it. */
+export interface ShelfFinding extends GuardFinding {
+  readonly plugin: string;
+  /** The file's address in the library. */
+  readonly uri: string;
+  /** The SKILL.md URI of the innermost skill holding the file; absent for a library file or a prompt. */
+  readonly skill?: string;
+  /** The prompt's name, for a finding in a prompt file. */
+  readonly prompt?: string;
+  readonly action: GuardAction;
+}
 
 /** A file as the shelf serves it: metadata of the exact bytes a read returns. */
 export interface ServedFile {
@@ -66,6 +80,10 @@ export interface Library {
   readonly error?: string;
   /** Marketplace entries that could not be served. */
   readonly skipped: readonly { readonly plugin: string; readonly reason: string }[];
+  /** Every guard finding in what the library's served plugins hold, by file URI then line. */
+  readonly findings?: readonly ShelfFinding[];
+  /** Skills (SKILL.md URIs) and prompts (names) a finding quarantined: left out of `skills` and `prompts`. */
+  readonly quarantined?: readonly { readonly skill?: string; readonly prompt?: string; readonly plugin: string }[];
 }
 
 export interface FetchReport {

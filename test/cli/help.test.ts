@@ -59,7 +59,7 @@ describe("help", () => {
         "--help",
       ],
     ],
-    ["check", ["--config", "--naming", "--json", "--cache-dir", "--help"]],
+    ["check", ["--config", "--naming", "--json", "--sarif", "--cache-dir", "--help"]],
     ["schema", ["--help"]],
     ["help", ["--help"]],
   ])("`%s --help` and `help %s` print every flag and the exit codes on stdout", async (command, flags) => {

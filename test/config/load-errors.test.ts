@@ -62,7 +62,7 @@ const rows: Row[] = [
       {
         path: "/libary",
         line: 3,
-        rule: "unknown key 'libary'; the keys here are: sources, plugins, libraries, clients, anonymous, oauth, feeds, usage, ttl, limits",
+        rule: "unknown key 'libary'; the keys here are: sources, plugins, libraries, clients, anonymous, oauth, feeds, usage, guard, ttl, limits",
       },
     ],
   },

@@ -19,6 +19,7 @@ const NONE = {
   failedFetches: 0,
   unwatched: 0,
   cooling: 0,
+  quarantined: 0,
   served: 3,
 };
 
@@ -28,6 +29,7 @@ describe("statusOf", () => {
     [{ skipped: 1 }, "warnings"],
     [{ conflicts: 1 }, "warnings"],
     [{ dangling: 3 }, "warnings"],
+    [{ quarantined: 1 }, "warnings"],
     [{ staleFetches: 1, skipped: 1 }, "degraded"],
     [{ cooling: 1 }, "degraded"],
     [{ failedFetches: 1 }, "degraded"],
