@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // The only file that touches argv, the environment, signals, stdout/stderr and exit codes.
 import { writeFile } from "node:fs/promises";
+import { statSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { format, parseArgs } from "node:util";
@@ -29,6 +30,14 @@ import { PluginRepos } from "./plugins/index.js";
 import { listSetting, readServeSettings, setting as settingOf, sourceOf, UsageError, type Values } from "./settings.js";
 import { type CommandSpec, commandNamed, EXIT_CODES, formatCommandHelp, formatOverview, formatUsageHint, parseOptionsOf } from "./usage.js";
 
+function isDirectory(dir: string): boolean {
+  try {
+    return statSync(dir).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
 /** What the operator set for `name`: the flag, else its environment variable. */
 function setting(command: CommandSpec, values: Values, name: string): string | undefined {
   return settingOf(command, values, name, process.env);
@@ -36,7 +45,18 @@ function setting(command: CommandSpec, values: Values, name: string): string | u
 
 async function readConfig(command: CommandSpec, values: Values, dirs: readonly string[]): Promise<Config> {
   const file = setting(command, values, "config");
-  if (file !== undefined && dirs.length > 0) throw new UsageError(["give either --config FILE or directories, not both"], command);
+  if (file !== undefined && dirs.length > 0) {
+    // The config may come from the environment (a container's SKILLSHELF_CONFIG): say which one was given.
+    const from = sourceOf(command, values, "config");
+    throw new UsageError(
+      [
+        from === "--config"
+          ? "give either --config FILE or directories, not both"
+          : `${from} names a config file, and directories were given too: unset ${from} to serve directories, or give no directories`,
+      ],
+      command,
+    );
+  }
   // With a config file each plugin and library says its own naming policy.
   const naming = setting(command, values, "naming");
   if (file !== undefined && naming !== undefined)
@@ -45,6 +65,13 @@ async function readConfig(command: CommandSpec, values: Values, dirs: readonly s
   if (dirs.length === 0) throw new UsageError(["give --config FILE (or SKILLSHELF_CONFIG), or one or more skill directories"], command);
   if (naming !== undefined && naming !== "lenient" && naming !== "strict")
     throw new UsageError([`${sourceOf(command, values, "naming")} must be lenient or strict, not '${naming}'`], command);
+  // A mistyped directory would otherwise start a server that serves nothing.
+  const missing = dirs.filter((dir) => !isDirectory(dir));
+  if (missing.length > 0)
+    throw new UsageError(
+      missing.map((dir) => `'${dir}' is not a directory: give skill directories, or --config FILE`),
+      command,
+    );
   const result = configFromDirectories(dirs, process.cwd(), (naming ?? "lenient") as Naming);
   if (!result.ok) throw new ConfigInvalidError(result.errors);
   return result.config;

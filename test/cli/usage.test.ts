@@ -25,6 +25,7 @@ describe("bad arguments", () => {
     ["an unknown log format", ["serve", "--config", EXAMPLE_CONFIG, "--log-format", "xml"]],
     ["both a config and directories", ["check", "--config", EXAMPLE_CONFIG, "examples/writing-kit"]],
     ["neither a config nor directories", ["check"]],
+    ["a directory that does not exist", ["check", "examples/writing-kti"]],
   ])("exit 2 on %s, with the usage on stderr and nothing on stdout", async (_what, args) => {
     const result = await runCli(args);
     expect({ code: result.code, stdout: result.stdout }).toEqual({ code: 2, stdout: "" });
@@ -38,6 +39,19 @@ describe("bad arguments", () => {
     expect((await runCli(["check"], { env: { SKILLSHELF_CONFIG: EXAMPLE_CONFIG } })).code).toBe(1);
     // ...and the flag wins over it.
     expect((await runCli(["check", "--config", EXAMPLE_CONFIG], { env: { SKILLSHELF_CONFIG: "does-not-exist.yaml" } })).code).toBe(1);
+  });
+
+  it("names the path of a directory that does not exist, and the variable that named a config beside directories", async () => {
+    const typo = await runCli(["serve", "examples/writing-kti"]);
+    expect([typo.code, typo.stderr.split("\n")[0]]).toEqual([
+      2,
+      "skillshelf serve: 'examples/writing-kti' is not a directory: give skill directories, or --config FILE",
+    ]);
+    const both = await runCli(["serve", "examples/writing-kit"], { env: { SKILLSHELF_CONFIG: EXAMPLE_CONFIG } });
+    expect([both.code, both.stderr.split("\n")[0]]).toEqual([
+      2,
+      "skillshelf serve: SKILLSHELF_CONFIG names a config file, and directories were given too: unset SKILLSHELF_CONFIG to serve directories, or give no directories",
+    ]);
   });
 
   it("prints the usage on stdout and exits 0 with --help", async () => {
