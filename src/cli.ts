@@ -217,7 +217,10 @@ async function runServe(command: CommandSpec, values: Values, dirs: readonly str
   const stopped = serving.closed
     .then(() => usage?.store.close())
     .then(close)
-    .then(() => EXIT_CODES.ok);
+    .then(() => {
+      log.log("info", "stopped");
+      return EXIT_CODES.ok;
+    });
   process.on("SIGTERM", () => serving.stop());
   process.on("SIGINT", () => serving.stop());
   if (settings.allowAnyHost && settings.allowedHosts.length === 0 && !isLoopback(host)) {

@@ -151,7 +151,11 @@ export class ConfigReloads {
     if (this.failed.length > 0) this.log.log("info", "config loads again", { why });
     this.failed = [];
     const text = JSON.stringify(next);
-    if (text === this.current) return;
+    if (text === this.current) {
+      // Said, so an operator who sent SIGHUP or POST /reindex knows it was read.
+      this.log.log("info", "config unchanged: nothing to reload", { why });
+      return;
+    }
     this.current = text;
     // Access first: a narrowed ceiling applies from now on, not once the new shelf is built.
     this.pending = this.apply(next);

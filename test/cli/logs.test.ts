@@ -130,6 +130,7 @@ describe("serve --log-format json", () => {
       { level: "info", msg: "shelf rebuilt", generation: 2, skills: 2, prompts: 2, status: "ok" },
       { level: "info", msg: "not ready: draining" },
       { level: "info", msg: "draining in-flight requests" },
+      { level: "info", msg: "stopped" },
     ]);
   });
 });

@@ -70,9 +70,14 @@ describe("reading the config again while serving", () => {
       await until(async () => (await libraries(server)).length === 1);
       const mended = (await (await fetch(`${server.origin}/health`)).json()) as { config?: unknown };
       expect(mended.config).toBeUndefined();
+
+      // A SIGHUP that finds nothing changed says so; a stop says it stopped, last.
+      server.child.kill("SIGHUP");
+      await until(async () => /info config unchanged: nothing to reload why=SIGHUP/.test(server.stderr()));
     } finally {
       await server.stop();
     }
+    expect(server.stderr().trimEnd().split("\n").at(-1)).toMatch(/ info stopped$/);
   });
 });
 
