@@ -808,14 +808,7 @@ function describeSpec(scope: ScopeSpec): string {
 
 /** The install section of the connect panel: the skills installer's commands for a base that carries the viewer's
  *  scope — their personal link when signed in, the server itself for anonymous visitors — or why there is none. */
-async function installSection(
-  req: Request,
-  res: Response,
-  visit: Visit,
-  access: WebAccess,
-  origin: string,
-  library: string,
-): Promise<Html> {
+async function installSection(res: Response, visit: Visit, access: WebAccess, origin: string, library: string): Promise<Html> {
   const narrowing = library === "" ? "" : `/libraries/${encodeURIComponent(library)}`;
   const viewer = visit.viewer;
   let base: string | undefined;
@@ -929,7 +922,7 @@ async function connect(req: Request, res: Response, visit: Visit, access: WebAcc
         <button type="submit">Update</button>
       </p>
     </form>
-    ${entries} ${await installSection(req, res, visit, once, url.origin, asked)} ${await pluginSection(visit, once, url.origin, asked)}`;
+    ${entries} ${await installSection(res, visit, once, url.origin, asked)} ${await pluginSection(visit, once, url.origin, asked)}`;
   send(res, 200, visit, "Connect a client", [{ label: "Libraries", href: "/" }, { label: "Connect" }], body);
 }
 
