@@ -25,7 +25,16 @@ const { createHttpApp } = await load("http/index.js");
 const { PluginRepos } = await load("plugins/index.js");
 
 const ENV = { PATH: process.env.PATH, GIT_CONFIG_NOSYSTEM: "1", GIT_CONFIG_GLOBAL: "/dev/null", HOME: "/nonexistent" };
-const temp = (prefix) => fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+// Every folder the run makes, removed when it ends (a failed run included).
+const made = [];
+const temp = (prefix) => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+  made.push(dir);
+  return dir;
+};
+process.on("exit", () => {
+  for (const dir of made) fs.rmSync(dir, { recursive: true, force: true });
+});
 
 /** A plugin folder of `count` skills, each a SKILL.md of about 2 KB and a 1 KB reference. */
 function writePlugin(dir, count) {
