@@ -155,14 +155,12 @@ async function runServe(command: CommandSpec, values: Values, dirs: readonly str
   const { live, reloads, contents, deps, close } = await openLiveShelf(config, cacheDir, () => readConfig(command, values, dirs), {
     log,
     onRebuilt: (seconds, swapped) => metrics?.observeRebuild(seconds, swapped),
-    // A reload takes over anonymous access, its ceiling and the clients; the issuer needs a restart.
+    // A reload takes over anonymous access, its ceiling and the clients (the sections read at start are named by
+    // the reloads themselves).
     applyAccess:
       access !== undefined
         ? (next) => {
             const restart: string[] = [];
-            if (JSON.stringify(next.oauth ?? null) !== JSON.stringify(config.oauth ?? null)) {
-              restart.push("oauth (the issuer, its rules and secrets are read at start)");
-            }
             const read = readClientsNow(next);
             for (const client of read.unset) {
               restart.push(

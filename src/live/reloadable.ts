@@ -90,6 +90,21 @@ export function watchConfigFile(file: string, onChange: () => void, quietMs = 25
  *  applies what it can and answers what needs a restart, one line each naming the key and why. */
 export type ApplyConfig = (next: Config) => readonly string[];
 
+/** The sections a server reads once, at start: a reload that changes one serves the rest of the file and names it
+ *  (the line says why), because keeping it silently would leave the operator believing the file runs. */
+const READ_AT_START: readonly { readonly key: "oauth" | "feeds" | "usage"; readonly why: string }[] = [
+  { key: "oauth", why: "the issuer, its rules and secrets are read at start" },
+  { key: "feeds", why: "the link secret, lifetime and revoked ids are read at start" },
+  { key: "usage", why: "the usage store is opened at start" },
+];
+
+/** What `next` asks for in the sections read at start that differs from what the server started with. */
+export function readAtStartChanges(started: Config, next: Config): string[] {
+  return READ_AT_START.filter(({ key }) => JSON.stringify(started[key] ?? null) !== JSON.stringify(next[key] ?? null)).map(
+    ({ key, why }) => `${key} (${why})`,
+  );
+}
+
 /** Reads the config again and serves it when it changed. A config that fails to load is logged with its file, line
  *  and JSON path and kept in `errors` (for /health), and the current shelf keeps serving. Reloads run one after
  *  another. Zero-config directories (`first.file === null`) have no file to read again. What only a restart can
@@ -158,7 +173,7 @@ export class ConfigReloads {
     }
     this.current = text;
     // Access first: a narrowed ceiling applies from now on, not once the new shelf is built.
-    this.pending = this.apply(next);
+    this.pending = [...readAtStartChanges(this.first, next), ...this.apply(next)];
     for (const part of this.pending) this.log.log("warn", `config reloaded in part: needs a restart: ${part}`, { why });
     await this.shelf.reload(next);
     this.log.log("info", this.pending.length === 0 ? "config reloaded" : "config reloaded in part: the running server is not the file's", {
