@@ -1,11 +1,17 @@
-// Drives hostile URIs through `resources/read` and the `read_resource` tool of a real server and classifies each
-// answer: served (a file of the caller's library), refused (a JSON-RPC -32602 or a tool error), an escape (any
-// answer carrying a marker, the fixture's directory, or a file of another library) or an internal error (-32603,
-// a 5xx, a body that is not JSON-RPC).
+// Drives hostile URIs through every surface that takes an address — `resources/read`, the `read_resource` tool,
+// `skills/get`, `resources/directory/read` and the page's file routes — of a real server and classifies each
+// answer: served (a file of the caller's library), refused (a JSON-RPC -32602, a tool error, a page 4xx), an
+// escape (any answer carrying a marker, the fixture's directory, or a file of another library) or an internal
+// error (-32603, a 5xx, a body that is not JSON-RPC where JSON-RPC was asked).
+import http from "node:http";
 import { performance } from "node:perf_hooks";
 import { MARKERS } from "./hostile-fixture.js";
 
-export type Surface = "resources/read" | "read_resource";
+export const RPC_SURFACES = ["resources/read", "read_resource", "skills/get", "resources/directory/read"] as const;
+export type RpcSurface = (typeof RPC_SURFACES)[number];
+export type Surface = RpcSurface | "page";
+/** The page routes that take a library and a path; a URI is sent to one of them in turn. */
+export const PAGE_ROUTES = ["raw", "files", "skills", "libraries"] as const;
 
 export interface Finding {
   readonly surface: Surface;
@@ -18,6 +24,8 @@ export interface FuzzFigures {
   uris: number;
   answers: number;
   served: number;
+  /** Answers that served something, per surface: each must reach real files, or its "0 escapes" says nothing. */
+  servedBy: Record<Surface, number>;
   refused: number;
   escapes: number;
   internalErrors: number;
@@ -28,16 +36,39 @@ export interface FuzzFigures {
 
 const HEADERS = { "content-type": "application/json", accept: "application/json, text/event-stream" };
 
-function bodyOf(surface: Surface, uri: string, id: number): string {
+function bodyOf(surface: RpcSurface, uri: string, id: number): string {
   return JSON.stringify(
-    surface === "resources/read"
-      ? { jsonrpc: "2.0", id, method: "resources/read", params: { uri } }
-      : { jsonrpc: "2.0", id, method: "tools/call", params: { name: "read_resource", arguments: { uri } } },
+    surface === "read_resource"
+      ? { jsonrpc: "2.0", id, method: "tools/call", params: { name: "read_resource", arguments: { uri } } }
+      : { jsonrpc: "2.0", id, method: surface, params: { uri } },
   );
 }
 
+/**
+ * The request target of a URI on a page route, as a hostile browser or script would send it: `skill://lib/a/b` on
+ * `raw` is `/raw/lib/a/b`, with dot segments, escapes, backslashes and `#` left exactly as they are (a WHATWG URL
+ * would resolve `..` before sending, so the page would never see them). Only bytes HTTP forbids in a request
+ * target (controls, space, non-ASCII) are percent-escaped.
+ */
+export function pageTarget(route: (typeof PAGE_ROUTES)[number], uri: string): string {
+  const rest = /^skill:\/\//i.test(uri) ? uri.slice("skill://".length) : uri;
+  const escaped = Array.from(new TextEncoder().encode(rest), (byte) =>
+    byte > 0x20 && byte < 0x7f ? String.fromCharCode(byte) : `%${byte.toString(16).toUpperCase().padStart(2, "0")}`,
+  ).join("");
+  return `/${route}/${escaped}`;
+}
+
+interface Entry {
+  uri?: unknown;
+}
 interface RpcAnswer {
-  result?: { contents?: { uri?: unknown; text?: unknown; blob?: unknown }[]; content?: { text?: unknown }[]; isError?: boolean };
+  result?: {
+    contents?: (Entry & { text?: unknown; blob?: unknown })[];
+    content?: { text?: unknown }[];
+    isError?: boolean;
+    skill?: Entry & { resources?: Entry[] };
+    resources?: Entry[];
+  };
   error?: { code?: unknown; message?: unknown };
 }
 
@@ -68,16 +99,58 @@ export function judge(
     return { kind: "internal", detail: `JSON-RPC error ${String(answer.error.code)}: ${String(answer.error.message).slice(0, 120)}` };
   }
   const result = answer.result;
-  if (result?.contents !== undefined) {
-    for (const content of result.contents) {
-      if (typeof content.uri !== "string" || libraryOf(content.uri) !== library) {
-        return { kind: "escape", detail: `served ${String(content.uri)} outside library ${library}` };
+  // Every address an answer names must be of the caller's library: the files read, a skill and its resources, a
+  // directory's entries.
+  const named =
+    result?.contents ?? (result?.skill !== undefined ? [result.skill, ...(result.skill.resources ?? [])] : undefined) ?? result?.resources;
+  if (named !== undefined) {
+    for (const entry of named) {
+      if (typeof entry.uri !== "string" || libraryOf(entry.uri) !== library) {
+        return { kind: "escape", detail: `served ${String(entry.uri)} outside library ${library}` };
       }
     }
     return "served";
   }
   if (result?.content !== undefined) return result.isError === true ? "refused" : "served";
-  return { kind: "internal", detail: `an answer with neither contents nor content: ${text.slice(0, 120)}` };
+  return { kind: "internal", detail: `an answer with no contents, content, skill or resources: ${text.slice(0, 120)}` };
+}
+
+/** Classify one page answer: a 2xx is served, a 4xx refused, a 5xx internal; a marker or the fixture's path anywhere
+ * (headers included) is an escape. The page's routes answer only the caller's libraries, so the markers of the
+ * other library and of the files outside are what an escape would carry. */
+export function judgePage(
+  status: number,
+  text: string,
+  forbidden: readonly string[],
+): Omit<Finding, "surface" | "uri"> | "served" | "refused" {
+  for (const secret of forbidden)
+    if (text.includes(secret)) return { kind: "escape", detail: `the page answer contains ${JSON.stringify(secret)}` };
+  if (status >= 500) return { kind: "internal", detail: `HTTP ${status}` };
+  if (status >= 200 && status < 300) return "served";
+  if (status >= 400) return "refused";
+  return { kind: "internal", detail: `HTTP ${status} where a page, a file or a 4xx was expected` };
+}
+
+/** One GET with the request target sent byte for byte; the answer's headers and body as one text. */
+function getRaw(endpoint: URL, target: string): Promise<{ status: number; text: string }> {
+  return new Promise((resolve, reject) => {
+    const request = http.request(
+      { host: endpoint.hostname, port: endpoint.port, method: "GET", path: target, headers: { accept: "text/html" } },
+      (response) => {
+        const chunks: Buffer[] = [];
+        response.on("data", (chunk: Buffer) => chunks.push(chunk));
+        response.on("end", () =>
+          resolve({
+            status: response.statusCode ?? 0,
+            text: `${JSON.stringify(response.headers)}\n${Buffer.concat(chunks).toString("utf8")}`,
+          }),
+        );
+        response.on("error", reject);
+      },
+    );
+    request.on("error", reject);
+    request.end();
+  });
 }
 
 /** The library an answer's URI (echoed as sent) names: `SKILL://l%69b/x` => `lib`. */
@@ -108,6 +181,7 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzFigures> {
     uris: options.uris.length,
     answers: 0,
     served: 0,
+    servedBy: { "resources/read": 0, read_resource: 0, "skills/get": 0, "resources/directory/read": 0, page: 0 },
     refused: 0,
     escapes: 0,
     internalErrors: 0,
@@ -115,9 +189,10 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzFigures> {
     slowestUri: "",
     findings: [],
   };
+  const endpoint = new URL(options.endpoint);
   const jobs: { surface: Surface; uri: string }[] = options.uris.flatMap((uri) => [
-    { surface: "resources/read" as const, uri },
-    { surface: "read_resource" as const, uri },
+    ...RPC_SURFACES.map((surface) => ({ surface, uri })),
+    { surface: "page" as const, uri },
   ]);
   let next = 0;
   const worker = async (): Promise<void> => {
@@ -128,9 +203,16 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzFigures> {
       let status: number;
       let text: string;
       try {
-        const response = await fetch(options.endpoint, { method: "POST", headers: HEADERS, body: bodyOf(surface, uri, index) });
-        status = response.status;
-        text = await response.text();
+        if (surface === "page") {
+          ({ status, text } = await getRaw(
+            endpoint,
+            pageTarget(PAGE_ROUTES[index % PAGE_ROUTES.length] as (typeof PAGE_ROUTES)[number], uri),
+          ));
+        } else {
+          const response = await fetch(options.endpoint, { method: "POST", headers: HEADERS, body: bodyOf(surface, uri, index) });
+          status = response.status;
+          text = await response.text();
+        }
       } catch (error) {
         status = 599;
         text = `transport failure: ${(error as Error).message}`;
@@ -141,9 +223,11 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzFigures> {
         figures.slowestUri = uri;
       }
       figures.answers++;
-      const verdict = judge(status, text, forbidden, options.library);
-      if (verdict === "served") figures.served++;
-      else if (verdict === "refused") figures.refused++;
+      const verdict = surface === "page" ? judgePage(status, text, forbidden) : judge(status, text, forbidden, options.library);
+      if (verdict === "served") {
+        figures.served++;
+        figures.servedBy[surface]++;
+      } else if (verdict === "refused") figures.refused++;
       else {
         if (verdict.kind === "escape") figures.escapes++;
         else figures.internalErrors++;

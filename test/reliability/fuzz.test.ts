@@ -1,13 +1,16 @@
-// Hostile URIs against the built server over HTTP, through `resources/read` and the `read_resource` tool, for a
-// caller whose ceiling is one library: 0 escapes, 0 internal errors. `npm test` runs a small sample;
-// `npm run fuzz` runs FUZZ_URIS of them (100,000) and prints the figures docs/reliability.md records.
+// Hostile URIs against the built server over HTTP, through every surface that takes an address (`resources/read`,
+// the `read_resource` tool, `skills/get`, `resources/directory/read` and the page's file routes), for a caller
+// whose ceiling is one library: 0 escapes, 0 internal errors. `npm test` runs a small sample; `npm run fuzz` runs
+// FUZZ_URIS of them and prints the figures docs/reliability.md records.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { killStragglers, startHttpServer, type ServerProcess } from "../support/process.js";
 import { ALPHA_BODY, writeHostileFixture, type HostileFixture } from "./hostile-fixture.js";
 import { sampleHostileUris } from "./hostile-uris.js";
-import { parseRpcAnswer, runFuzz } from "./fuzz-run.js";
+import { PAGE_ROUTES, RPC_SURFACES, parseRpcAnswer, runFuzz } from "./fuzz-run.js";
 
-const URIS = Number(process.env["FUZZ_URIS"] ?? 1_000);
+const SURFACES = RPC_SURFACES.length + 1;
+
+const URIS = Number(process.env["FUZZ_URIS"] ?? 600);
 const SEED = Number(process.env["FUZZ_SEED"] ?? 20_261_201);
 const LONG_RUN = URIS > 10_000;
 
@@ -38,7 +41,7 @@ describe("hostile URIs over HTTP", () => {
   });
 
   it(
-    `answers ${URIS} generated URIs through both surfaces with 0 escapes and 0 internal errors`,
+    `answers ${URIS} generated URIs through ${RPC_SURFACES.join(", ")} and the page (${PAGE_ROUTES.join(", ")}) with 0 escapes and 0 internal errors`,
     async () => {
       const uris = sampleHostileUris(URIS, SEED);
       const figures = await runFuzz({ endpoint: server.url.href, uris, concurrency: 8, fixtureDir: fixture.dir, library: "lib" });
@@ -47,10 +50,11 @@ describe("hostile URIs over HTTP", () => {
       expect(findings).toEqual([]);
       expect(counts.escapes).toBe(0);
       expect(counts.internalErrors).toBe(0);
-      expect(counts.answers).toBe(2 * URIS);
-      // The sample reaches real files too, so "0 escapes" is not the emptiness of a server that serves nothing.
-      expect(counts.served).toBeGreaterThan(0);
-      expect(counts.served + counts.refused).toBe(2 * URIS);
+      expect(counts.answers).toBe(SURFACES * URIS);
+      // The sample reaches real files on every surface, so "0 escapes" is not the emptiness of a surface that serves
+      // nothing.
+      for (const [surface, served] of Object.entries(counts.servedBy)) expect(served, surface).toBeGreaterThan(0);
+      expect(counts.served + counts.refused).toBe(SURFACES * URIS);
     },
     LONG_RUN ? 0 : 60_000,
   );

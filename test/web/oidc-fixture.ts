@@ -1,11 +1,12 @@
 // The page's sign-in against a real OpenID provider (oidc-provider on loopback): the web fixture's shelf served by the
 // real HTTP app with its static clients and an `oauth:` section whose page client the provider registers, users whose
 // groups map to `pub` (alice), `secret` (bob), everything and admin (root), and nothing (eve).
-import { appendFileSync } from "node:fs";
+import { appendFileSync, readFileSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { loadConfig, type Config } from "../../src/config/index.js";
 import { createHttpApp } from "../../src/http/app.js";
+import type { SessionOptions } from "../../src/http/sessions.js";
 import { ContentCache, ShelfReader, ShelfService } from "../../src/live/index.js";
 import { PageClient, ResourceServer, type Refusal } from "../../src/oauth/index.js";
 import { PAGE_CLIENT, startProvider, type OpenIdProvider } from "../support/oidc.js";
@@ -30,7 +31,14 @@ export interface OidcPage {
 }
 
 /** `host` names the page's origin (`localhost` makes it another site than the provider at 127.0.0.1). */
-export async function startOidcPage(host: "127.0.0.1" | "localhost" = "127.0.0.1"): Promise<OidcPage> {
+export interface OidcPageOptions {
+  /** 2025-era sessions with these bounds (absent: stateless). */
+  readonly sessions?: SessionOptions;
+  /** Rewrites the config's text before it is loaded (tags on a plugin, say). */
+  readonly config?: (text: string) => string;
+}
+
+export async function startOidcPage(host: "127.0.0.1" | "localhost" = "127.0.0.1", options: OidcPageOptions = {}): Promise<OidcPage> {
   const server: Server = createServer();
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const origin = `http://${host}:${(server.address() as AddressInfo).port}`;
@@ -64,6 +72,7 @@ export async function startOidcPage(host: "127.0.0.1" | "localhost" = "127.0.0.1
       "",
     ].join("\n"),
   );
+  if (options.config !== undefined) writeFileSync(shelf.configPath, options.config(readFileSync(shelf.configPath, "utf8")));
   const config = await loadConfig(shelf.configPath);
   const service = await ShelfService.start(config, () => new Date(0));
   const oauth = new ResourceServer(config.oauth as NonNullable<Config["oauth"]>);
@@ -75,6 +84,7 @@ export async function startOidcPage(host: "127.0.0.1" | "localhost" = "127.0.0.1
     { shelf: new ShelfReader(service.holder, new ContentCache()), version: "0.0.0-test", ttlMs: 0 },
     {
       host: "127.0.0.1",
+      ...(options.sessions === undefined ? {} : { sessions: options.sessions }),
       access: { clients: CLIENTS, anonymous: false, oauth, page, onTokenRefused: (refusal) => tokenRefusals.push(refusal) },
       reindex: () => service.rebuild(),
       onError: () => undefined,
