@@ -3,7 +3,7 @@
 // and build the shelf.
 import type { Config } from "../config/index.js";
 import type { HarvestedPlugin } from "../harvest/index.js";
-import { buildShelf, type FetchReport, type MarketplaceOutcome, planLibraries, type Shelf } from "../shelf/index.js";
+import { buildShelf, describeFromPlugins, type FetchReport, type MarketplaceOutcome, planLibraries, type Shelf } from "../shelf/index.js";
 import { type Fetcher, type Tree, TreeTable } from "../sources/index.js";
 import { reportFetches } from "./fetch-report.js";
 import { type HarvestMemo, harvestSpec, type ReuseOptions, stampOf } from "./harvest-spec.js";
@@ -60,11 +60,12 @@ export async function assemble(config: Config, options: AssembleOptions): Promis
     memo.set(plugin.id, stamp === undefined ? { plugin } : { stamp, plugin });
   });
   const served = withoutClaimedByEntries(plugins, layout.rest, marketplaces);
+  const plans = planLibraries(layout.libraries, served, marketplaces);
   const shelf = buildShelf({
     generation: options.generation,
     built: options.built,
     // The guard's policy is part of each plan: a changed policy rebuilds the libraries it applies to.
-    libraries: planLibraries(layout.libraries, served, marketplaces).map((plan) =>
+    libraries: (config.file === null ? describeFromPlugins(plans, served) : plans).map((plan) =>
       config.guard === undefined ? plan : { ...plan, guard: config.guard },
     ),
     plugins: served,

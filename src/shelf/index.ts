@@ -4,4 +4,4 @@ export { buildShelf, type BuildInput, type LibraryPlan, skillFolders } from "./b
 export { parsePluginPrompts } from "./prompts.js";
 export { compileSelector, type SelectorSpec } from "./select.js";
 export type * from "./types.js";
-export { planLibraries, type MarketplaceOutcome } from "./plan.js";
+export { describeFromPlugins, planLibraries, type MarketplaceOutcome } from "./plan.js";

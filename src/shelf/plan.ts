@@ -46,6 +46,21 @@ export function planLibraries(
   });
 }
 
+/**
+ * Libraries made from directories (no config file) have no description written anywhere but their plugins' own
+ * manifests: each such library without one takes the description of the first of its plugins that has one
+ * (`.claude-plugin/plugin.json`, or a marketplace entry's). A library whose config wrote a description, or wrote
+ * none on purpose in a config file, keeps what it has: this applies only to plans of a config-less shelf.
+ */
+export function describeFromPlugins(plans: readonly LibraryPlan[], plugins: readonly HarvestedPlugin[]): LibraryPlan[] {
+  const byId = new Map(plugins.map((plugin) => [plugin.id, plugin]));
+  return plans.map((plan) => {
+    if (plan.description !== "") return plan;
+    const described = plan.plugins.map((id) => byId.get(id)?.meta.description ?? "").find((text) => text !== "");
+    return described === undefined ? plan : { ...plan, description: described };
+  });
+}
+
 function checkEntryReference(name: string, library: string, marketplaces: ReadonlyMap<string, MarketplaceOutcome>): string | undefined {
   const outcome = marketplaces.get(library);
   if (outcome === undefined) return `Plugin '${name}' names library '${library}', which has no marketplace.`;

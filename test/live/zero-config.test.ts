@@ -130,3 +130,24 @@ test("a marketplace plugin's prompts are its commands, not its worker templates;
       "so this plugin's different prompt is served as audits_conductor.setup",
   });
 });
+
+test("a directory's library takes its description from the plugin manifest when no config wrote one", async () => {
+  const base = makeTemp();
+  writeFiles(path.join(base, "kit"), {
+    ".claude-plugin/plugin.json": JSON.stringify({ name: "kit", description: "Runbooks for the on-call engineer." }),
+    "skills/page/SKILL.md": skillMd("page"),
+  });
+  writeFiles(path.join(base, "bare"), { "skills/solo/SKILL.md": skillMd("solo") });
+  writeFiles(path.join(base, "Team Market"), {
+    ".claude-plugin/marketplace.json": JSON.stringify({
+      plugins: [{ name: "writing", source: "./plugins/writing", description: "Style guides for prose." }],
+    }),
+    "plugins/writing/skills/style/SKILL.md": skillMd("style"),
+  });
+  const config = configFromDirectories(["kit", "bare", "Team Market"], base);
+  if (!config.ok) throw new Error("zero-config refused");
+  const service = await ShelfService.start(config.config, () => new Date());
+  services.push(service);
+  const descriptions = Object.fromEntries([...service.current.libraries].map(([name, library]) => [name, library.description]));
+  expect(descriptions).toEqual({ kit: "Runbooks for the on-call engineer.", bare: "", "team-market": "Style guides for prose." });
+});

@@ -4,7 +4,7 @@
 import { describe, expect, test } from "vitest";
 import type { LibraryConfig } from "../../src/config/index.js";
 import type { HarvestedPlugin } from "../../src/harvest/index.js";
-import { type MarketplaceOutcome, planLibraries } from "../../src/shelf/plan.js";
+import { describeFromPlugins, type MarketplaceOutcome, planLibraries } from "../../src/shelf/plan.js";
 
 function harvested(id: string, category?: string): HarvestedPlugin {
   return {
@@ -111,5 +111,22 @@ describe("planLibraries", () => {
       "Plugin 'nope@market' names no entry of the marketplace of library 'market'; it publishes: alpha, beta. " +
         "Plugin 'x@plain' names library 'plain', which has no marketplace.",
     );
+  });
+});
+
+describe("describeFromPlugins", () => {
+  const described = (id: string, description: string): HarvestedPlugin => ({
+    ...harvested(id),
+    meta: { ...harvested(id).meta, description },
+  });
+  const plan = (name: string, description: string, plugins: string[]) => ({ name, description, plugins, conflicts: "keep-first" as const });
+  test.each([
+    { name: "the first plugin with a description", plugins: ["bare", "kit", "docs"], written: "", expected: "Kit things." },
+    { name: "a written description kept", plugins: ["kit"], written: "Ours.", expected: "Ours." },
+    { name: "no plugin with one", plugins: ["bare"], written: "", expected: "" },
+    { name: "a plugin not harvested", plugins: ["gone", "docs"], written: "", expected: "Docs things." },
+  ])("$name", ({ plugins, written, expected }) => {
+    const harvestedPlugins = [described("bare", ""), described("kit", "Kit things."), described("docs", "Docs things.")];
+    expect(describeFromPlugins([plan("lib", written, plugins)], harvestedPlugins).map((p) => p.description)).toEqual([expected]);
   });
 });
