@@ -67,7 +67,8 @@ const LAYERS = [
   { name: "http", pure: false, imports: EVERY_FOLDER.filter((name) => name !== "http"), typesFrom: [] },
   { name: "usage.ts", file: true, pure: true, imports: ["address"], typesFrom: [] },
   { name: "settings.ts", file: true, pure: true, imports: ["address", "config", "sources"], typesFrom: ["usage.ts"] },
-  { name: "cli.ts", file: true, pure: false, imports: [...EVERY_FOLDER, "usage.ts", "settings.ts"], typesFrom: [] },
+  { name: "cli", pure: false, imports: [...EVERY_FOLDER, "usage.ts", "settings.ts"], typesFrom: [] },
+  { name: "cli.ts", file: true, pure: false, imports: ["address", "cli", "config", "usage.ts", "settings.ts"], typesFrom: [] },
   { name: "index.ts", file: true, pure: false, imports: EVERY_FOLDER, typesFrom: [] },
 ];
 

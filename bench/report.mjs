@@ -43,6 +43,18 @@ export function evaluateTargets(results) {
     add("peak RSS", "≤ 250 MB", `${MB(peak)}${peerPeak ? ` (SDK peer: ${MB(peerPeak)})` : ""}`, peak <= 250);
     add("listing size", "≤ 4 KB", `${formatNumber(serve.listing.bytes, 0)} B, ${serve.listing.rows} rows`, serve.listing.bytes <= 4096);
   }
+  if (results.startup) {
+    const t = results.startup;
+    const floor = ` (node -e 0: ${formatMs(t.floorMs)})`;
+    add("`--version`", "≤ 0.25 s", formatMs(t.versionMs) + floor, t.versionMs <= 250);
+    add("`help`", "≤ 0.25 s", formatMs(t.helpMs) + floor, t.helpMs <= 250);
+    add(
+      "stdio `serve` to the `initialize` answer, example shelf",
+      "≤ 0.6 s",
+      formatMs(t.stdioInitializeMs) + floor,
+      t.stdioInitializeMs <= 600,
+    );
+  }
   if (big)
     add(
       "resolve, pure",
@@ -416,6 +428,15 @@ export function formatReport(results) {
     out.push(formatTable(rows));
     if (d.install)
       out.push(`\n\`skills add\` of ${formatNumber(d.install.skills, 0)} skills over loopback: ${formatNumber(d.install.ms / 1000, 1)} s.`);
+    out.push("");
+  }
+
+  if (results.startup !== undefined) {
+    const t = results.startup;
+    out.push(`### Start-up (medians of ${t.runs} runs, alternated)\n`);
+    const rows = [["node -e 0", "--version", "help", "stdio serve → initialize answer (example shelf)"]];
+    rows.push([formatMs(t.floorMs), formatMs(t.versionMs), formatMs(t.helpMs), formatMs(t.stdioInitializeMs)]);
+    out.push(formatTable(rows));
     out.push("");
   }
 

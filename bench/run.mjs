@@ -6,8 +6,9 @@
 //   --quick            n=1000, 1.5 s loads, one cold start
 //   --n=N --seed=S     the shelf (default 10000, 7); the build/resolve figures also run at 1000 unless --sizes
 //   --sizes=1000,10000 shelf sizes for harvest + build and the resolver
-//   --sections=build,serve,change,kdense,webdav,search,discovery   which suites to run (default all; webdav lists a
-//                      10,000-file share, 1,000 with --quick; search weighs and times search_skills)
+//   --sections=build,serve,change,kdense,webdav,search,discovery,startup   which suites to run (default all; webdav
+//                      lists a 10,000-file share, 1,000 with --quick; search weighs and times search_skills; startup
+//                      times --version, help and a stdio server's initialize on the example shelf beside node -e 0)
 //   --duration=SEC --warmup=SEC --cold-runs=R --concurrency=1,8
 //   --quiet-wait=SEC   before each load, wait up to SEC for other processes to go quiet (default 2, quick 0.5)
 //   --no-peer          skip the SDK's skills server (it needs `npm install` of ../shared/bench in a temp dir)
@@ -33,6 +34,7 @@ import { runDiscoverySuite } from "./suites/discovery.mjs";
 import { runKDenseSuite } from "./suites/kdense.mjs";
 import { runSearchSuite } from "./suites/search.mjs";
 import { runServeSuite } from "./suites/serve.mjs";
+import { runStartupSuite } from "./suites/startup.mjs";
 import { runWebdavSuite } from "./suites/webdav.mjs";
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
@@ -50,7 +52,9 @@ const options = {
   n,
   seed: Number(flags.seed ?? 7),
   sizes: flags.sizes ? list(flags.sizes).map(Number) : [...new Set(quick ? [n] : [1000, n])],
-  sections: new Set(flags.sections ? list(flags.sections) : ["build", "serve", "change", "kdense", "webdav", "search", "discovery"]),
+  sections: new Set(
+    flags.sections ? list(flags.sections) : ["build", "serve", "change", "kdense", "webdav", "search", "discovery", "startup"],
+  ),
   durationMs: Number(flags.duration ?? (quick ? 1.5 : 3)) * 1000,
   warmupMs: Number(flags.warmup ?? (quick ? 0.3 : 0.5)) * 1000,
   coldRuns: Number(flags["cold-runs"] ?? (quick ? 1 : 3)),
@@ -159,14 +163,16 @@ async function main() {
     }
     return shelves.get(size);
   };
-  const big = shelfOf(options.n);
-  results.shelf = {
-    dir: big.dir,
-    files: big.manifest.stats.files,
-    bytes: big.manifest.stats.bytes,
-    served: big.manifest.stats.served,
-    skills: big.manifest.stats.skills,
-  };
+  // The startup section needs no generated shelf: a run of it alone generates none.
+  const big = [...options.sections].some((section) => section !== "startup") ? shelfOf(options.n) : undefined;
+  if (big !== undefined)
+    results.shelf = {
+      dir: big.dir,
+      files: big.manifest.stats.files,
+      bytes: big.manifest.stats.bytes,
+      served: big.manifest.stats.served,
+      skills: big.manifest.stats.skills,
+    };
 
   if (options.sections.has("build")) {
     results.build = [];
@@ -182,6 +188,7 @@ async function main() {
   if (options.sections.has("webdav")) results.webdav = await runWebdavSuite(ctx);
   if (options.sections.has("search")) results.search = await runSearchSuite(ctx, big);
   if (options.sections.has("discovery")) results.discovery = await runDiscoverySuite(ctx, big, shelfOf(1000));
+  if (options.sections.has("startup")) results.startup = await runStartupSuite(ctx, { runs: quick ? 5 : 15 });
   results.totalSeconds = (performance.now() - started) / 1000;
 
   const report = formatReport(results);

@@ -26,7 +26,8 @@ function documentedTable(): Map<string, { imports: string[]; typesFrom: string[]
     if (name === undefined) throw new Error(`a row of the table names no layer: ${row[0]!.text}`);
     const [runTime, types = ""] = row[2]!.text.split("; types only from ");
     const names = (cell: string): string[] => [...cell.matchAll(/`([^`]+)`/g)].map((match) => match[1]!);
-    const every = runTime!.startsWith("every layer") ? FOLDERS.filter((folder) => folder !== name) : [];
+    // "every layer" is every folder below the entry point: `cli/` is the entry's own wiring, which nothing imports.
+    const every = runTime!.startsWith("every layer") ? FOLDERS.filter((folder) => folder !== name && folder !== "cli") : [];
     rows.set(name, { imports: [...every, ...names(runTime!)], typesFrom: names(types), pure: /\bpure\b/.test(row[3]!.text) });
   }
   return rows;
