@@ -55,7 +55,8 @@ export async function harvestPrompts(ctx: HarvestContext, select: PromptGlobs): 
       continue;
     }
     const digest = digestBytes(bytes);
-    for (const finding of await guardFindings.text(digest, entry.path, text)) ctx.promptFindings.push({ ...finding, path: entry.path, digest });
+    for (const finding of await guardFindings.text(digest, entry.path, text))
+      ctx.promptFindings.push({ ...finding, path: entry.path, digest });
     prompts.push({ path: entry.path, text, command: select.allCommands || entry.path.startsWith("commands/") });
   }
   return prompts;
