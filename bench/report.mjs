@@ -1,6 +1,7 @@
 // Turn a run's results into the tables `npm run bench` prints and docs/performance.md holds: every figure next
 // to the floor (as ours ÷ floor) and the SDK peer (as ours ÷ peer), and the speed targets with pass/miss.
 import { formatBytes, formatMs, formatNumber, formatRatio, formatTable, median } from "./lib/stats.mjs";
+import { formatGuard } from "./guard.mjs";
 
 /** Cores taken by other processes during a measurement above which a row is marked as disturbed. */
 const BUSY_CORES = 0.25;
@@ -385,6 +386,11 @@ export function formatReport(results) {
       `K-Dense collection (${k.servers.skillshelf.files} files served by skillshelf${k.servers.peer ? `, ${k.servers.peer.files} by the SDK peer` : ""}; every published file, 8 in flight)`,
     );
   } else if (results.kdense?.error) out.push(`K-Dense: ${results.kdense.error}\n`);
+  if (results.guard) {
+    out.push("### Supply-chain checks: cold start with the checks on and off (medians; CPU is the figure to read)\n");
+    out.push(formatGuard(results.guard));
+    out.push("");
+  }
   if (results.webdav) {
     const w = results.webdav;
     out.push(`### WebDAV share (${formatNumber(w.files, 0)} files on webdav-server over loopback)\n`);

@@ -6,9 +6,12 @@
 //   --quick            n=1000, 1.5 s loads, one cold start
 //   --n=N --seed=S     the shelf (default 10000, 7); the build/resolve figures also run at 1000 unless --sizes
 //   --sizes=1000,10000 shelf sizes for harvest + build and the resolver
-//   --sections=build,serve,change,kdense,webdav,search,discovery,startup   which suites to run (default all; webdav
-//                      lists a 10,000-file share, 1,000 with --quick; search weighs and times search_skills; startup
-//                      times --version, help and a stdio server's initialize on the example shelf beside node -e 0)
+//   --sections=build,serve,change,kdense,webdav,search,discovery,guard,startup   which suites to run (default all;
+//                      webdav lists a 10,000-file share, 1,000 with --quick; search weighs and times search_skills;
+//                      guard times cold starts with the supply-chain checks on and off, also alone: node
+//                      bench/guard.mjs; startup times --version, help and a stdio server's initialize on the example
+//                      shelf beside node -e 0)
+//   --guard-runs=R     pairs of cold starts (on, off) per shelf in the guard suite (default 3, quick 1)
 //   --duration=SEC --warmup=SEC --cold-runs=R --concurrency=1,8
 //   --quiet-wait=SEC   before each load, wait up to SEC for other processes to go quiet (default 2, quick 0.5)
 //   --no-peer          skip the SDK's skills server (it needs `npm install` of ../shared/bench in a temp dir)
@@ -28,6 +31,7 @@ import { fileURLToPath } from "node:url";
 import { ensureShelf } from "./gen-shelf.mjs";
 import { preparePeerKit } from "./lib/servers.mjs";
 import { formatReport } from "./report.mjs";
+import { runGuardSuite } from "./guard.mjs";
 import { runBuildSuite } from "./suites/build.mjs";
 import { runChangeSuite } from "./suites/change.mjs";
 import { runDiscoverySuite } from "./suites/discovery.mjs";
@@ -53,7 +57,7 @@ const options = {
   seed: Number(flags.seed ?? 7),
   sizes: flags.sizes ? list(flags.sizes).map(Number) : [...new Set(quick ? [n] : [1000, n])],
   sections: new Set(
-    flags.sections ? list(flags.sections) : ["build", "serve", "change", "kdense", "webdav", "search", "discovery", "startup"],
+    flags.sections ? list(flags.sections) : ["build", "serve", "change", "kdense", "webdav", "search", "discovery", "guard", "startup"],
   ),
   durationMs: Number(flags.duration ?? (quick ? 1.5 : 3)) * 1000,
   warmupMs: Number(flags.warmup ?? (quick ? 0.3 : 0.5)) * 1000,
@@ -188,6 +192,16 @@ async function main() {
   if (options.sections.has("webdav")) results.webdav = await runWebdavSuite(ctx);
   if (options.sections.has("search")) results.search = await runSearchSuite(ctx, big);
   if (options.sections.has("discovery")) results.discovery = await runDiscoverySuite(ctx, big, shelfOf(1000));
+  if (options.sections.has("guard"))
+    results.guard = await runGuardSuite({
+      dist: path.join(appRoot, "dist"),
+      workDir: runDir,
+      baseDir,
+      n: options.n,
+      seed: options.seed,
+      runs: Number(flags["guard-runs"] ?? (quick ? 1 : 3)),
+      log,
+    });
   if (options.sections.has("startup")) results.startup = await runStartupSuite(ctx, { runs: quick ? 5 : 15 });
   results.totalSeconds = (performance.now() - started) / 1000;
 

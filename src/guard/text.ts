@@ -24,7 +24,9 @@ export interface TextView {
   readonly fenceCued: readonly boolean[];
 }
 
-const FENCE = /^ {0,3}(`{3,}|~{3,})(.*)$/;
+/** A fence line, found by one pass over the text (not a test of every line): a candidate counts only when it is a
+ *  whole line, between two line feeds (a `.` stops at a carriage return, so a CRLF fence line is not one). */
+const FENCE_LINE = /^ {0,3}(`{3,}|~{3,})(.*)$/gm;
 
 export function viewOf(text: string, path: string): TextView {
   const lineStarts = [0];
@@ -33,22 +35,27 @@ export function viewOf(text: string, path: string): TextView {
   const fence: number[] = new Array<number>(lineStarts.length).fill(-1);
   const fenceCued: boolean[] = [];
   if (markdown) {
-    const lines = text.split("\n");
-    let open: { marker: string; index: number } | null = null;
-    lines.forEach((line, n) => {
-      const m = FENCE.exec(line);
+    let open: { marker: string; index: number; line: number } | null = null;
+    let line = 0;
+    for (const m of text.matchAll(FENCE_LINE)) {
+      const end = m.index + m[0].length;
+      if ((m.index !== 0 && text[m.index - 1] !== "\n") || (end !== text.length && text[end] !== "\n")) continue;
+      while ((lineStarts[line + 1] ?? Infinity) <= m.index) line++;
       if (open === null) {
-        if (m === null) return;
         const index = fenceCued.length;
-        const before = lines.slice(Math.max(0, n - 3), n).join(" ");
+        const first = lineStarts[Math.max(0, line - 3)] as number;
+        const before = text.slice(first, Math.max(first, (lineStarts[line] as number) - 1)).replaceAll("\n", " ");
         fenceCued.push(CUE.test(before) || CUE.test(m[2] ?? ""));
-        open = { marker: (m[1] as string).slice(0, 3), index };
-        fence[n] = index;
-        return;
+        open = { marker: (m[1] as string).slice(0, 3), index, line };
+        fence[line] = index;
+        continue;
       }
-      fence[n] = open.index;
-      if (m !== null && (m[1] as string).startsWith(open.marker) && (m[2] ?? "").trim() === "") open = null;
-    });
+      if ((m[1] as string).startsWith(open.marker) && (m[2] ?? "").trim() === "") {
+        fence.fill(open.index, open.line + 1, line + 1);
+        open = null;
+      }
+    }
+    if (open !== null) fence.fill(open.index, open.line + 1);
   }
   return { text, markdown, lineStarts, fence, fenceCued };
 }

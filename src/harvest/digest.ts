@@ -4,12 +4,17 @@ import { createHash } from "node:crypto";
 import fs from "node:fs";
 
 import { digestBytes, errorCode, formatDigest } from "../address/index.js";
-import { checkBinary, checkFile, type FileFinding } from "../guard/index.js";
+import { checkBinary, type FileFinding, FindingCache } from "../guard/index.js";
 
 /** What a failed read without an errno code is called in a skipped row. */
 export const IO_ERROR = "I/O error";
 import type { Pacer } from "./pacer.js";
 import type { DiskFile, HarvestedFile, HarvestedPlugin } from "./types.js";
+
+/** The guard's findings by content digest, shared by every harvest of the process: bytes checked once (in any
+ *  plugin, in any earlier harvest) are not checked again, so a rescan or a rebuild of unchanged files re-checks
+ *  nothing. */
+export const guardFindings = new FindingCache();
 
 /** Files up to this size are read whole in one call; larger ones are hashed in chunks of this size. The shelf keeps
  *  no file's bytes either way: a read is served from disk (through the serving process's bounded cache). */
@@ -53,7 +58,7 @@ async function readHarvestedFile(
     // isUtf8 is the fatal TextDecoder's verdict without building the string.
     const text = isUtf8(bytes);
     // The guard reads the shared buffer before its first await (it decodes the text synchronously).
-    const findings = await checkFile(path, bytes, text);
+    const findings = await guardFindings.file(digest, path, bytes, text);
     return { path, abs: file.abs, size: bytes.length, mtimeMs: file.mtimeMs, ...modeOf(file), digest, text, ...withFindings(findings) };
   }
   const hash = createHash("sha256");

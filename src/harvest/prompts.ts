@@ -3,8 +3,7 @@ import fs from "node:fs";
 
 import type { HarvestContext } from "./context.js";
 import { digestBytes, errorCode } from "../address/index.js";
-import { checkFileText } from "../guard/index.js";
-import { IO_ERROR } from "./digest.js";
+import { guardFindings, IO_ERROR } from "./digest.js";
 import { compileGlobs, type GlobSet, isLiteralGlob, PROMPT_CONVENTION } from "./globs.js";
 import { REASONS } from "./reasons.js";
 import type { HarvestedPromptFile } from "../prompts/index.js";
@@ -56,7 +55,8 @@ export async function harvestPrompts(ctx: HarvestContext, select: PromptGlobs): 
       continue;
     }
     const digest = digestBytes(bytes);
-    for (const finding of await checkFileText(entry.path, text)) ctx.promptFindings.push({ ...finding, path: entry.path, digest });
+    for (const finding of await guardFindings.text(digest, entry.path, text))
+      ctx.promptFindings.push({ ...finding, path: entry.path, digest });
     prompts.push({ path: entry.path, text, command: select.allCommands || entry.path.startsWith("commands/") });
   }
   return prompts;

@@ -3,6 +3,7 @@
 // per-library counts, fetch and watch states, the read cache, and Node's default process metrics.
 import type { NextFunction, Request, Response } from "express";
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from "prom-client";
+import { ruleLabel, SEVERITIES } from "../guard/index.js";
 import { buildHealth, type HealthReport } from "../health/index.js";
 import type { ShelfHolder } from "../live/index.js";
 import type { Shelf } from "../shelf/index.js";
@@ -232,6 +233,43 @@ export class ServerMetrics {
     perLibrary("skillshelf_dangling", "Citations in served SKILL.md files that are not found, per library", (h, l) =>
       ofPlugins(h, l, (id) => h.plugins[id]?.dangling?.length ?? 0),
     );
+    new Gauge({
+      name: "skillshelf_guard_findings",
+      help: "Supply-chain findings on the shelf being served, by severity, rule and what the policy made of each (quarantine, warn, released); look-alike names are warnings",
+      labelNames: ["severity", "rule", "action"],
+      registers,
+      collect() {
+        this.reset();
+        const shelf = shelfOf();
+        if (shelf === undefined) return;
+        const guard = buildHealth(shelf).guard;
+        const counts = new Map<string, { severity: string; rule: string; action: string; count: number }>();
+        const count = (severity: string, rule: string, action: string): void => {
+          // Both labels are bounded: a severity is one of four, a rule one of the guard's fixed list (or `other`).
+          const labels = {
+            severity: (SEVERITIES as readonly string[]).includes(severity) ? severity : "other",
+            rule: ruleLabel(rule),
+            action,
+          };
+          const key = `${labels.severity}\0${labels.rule}\0${action}`;
+          const row = counts.get(key) ?? { ...labels, count: 0 };
+          row.count++;
+          counts.set(key, row);
+        };
+        for (const row of guard?.findings ?? []) count(row.severity, row.rule, row.action);
+        for (const row of guard?.lookAlikes ?? []) count(row.severity, row.rule, "warn");
+        for (const { count: n, ...labels } of counts.values()) this.set(labels, n);
+      },
+    });
+    new Gauge({
+      name: "skillshelf_guard_quarantined",
+      help: "Skills and prompts the guard's policy keeps off every surface",
+      registers,
+      collect() {
+        const shelf = shelfOf();
+        this.set(shelf === undefined ? 0 : (buildHealth(shelf).guard?.quarantined.length ?? 0));
+      },
+    });
     new Gauge({
       name: "skillshelf_fetch_status",
       help: "1 for the state each fetch is in (ok, stale or failed), 0 for the others",
