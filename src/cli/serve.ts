@@ -64,6 +64,8 @@ export async function runServe(command: CommandSpec, values: Values, dirs: reado
               );
             }
             access.replace(accessOf(next, read.clients, oauth, page, log));
+            // Revoked install links stop working at once; the secret and lifetime are read at start.
+            if (feeds !== undefined && next.feeds !== undefined) feeds.setRevoked(new Set(next.feeds.revoked));
             return restart;
           }
         : () => [],

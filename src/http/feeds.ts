@@ -51,6 +51,7 @@ export const MIN_FEED_SECRET_BYTES = 32;
 
 export class FeedTokens {
   private readonly clients: () => readonly FeedClient[];
+  private revoked: ReadonlySet<string>;
 
   /** `clients`: the static clients, or a function answering the current ones (a reload may change them). */
   constructor(
@@ -62,6 +63,12 @@ export class FeedTokens {
       throw new Error(`the feed secret must be at least ${MIN_FEED_SECRET_BYTES} bytes long`);
     }
     this.clients = typeof clients === "function" ? clients : () => clients;
+    this.revoked = options.revoked;
+  }
+
+  /** The ids revoked from now on (a config reload's `feeds.revoked`): a link among them stops working at once. */
+  setRevoked(ids: ReadonlySet<string>): void {
+    this.revoked = ids;
   }
 
   /** A link for `holder`: a static client by name (its ceiling as the config says it when the link is used), or a
@@ -96,7 +103,7 @@ export class FeedTokens {
     } catch {
       return null;
     }
-    if (this.options.revoked.has(payload.jti as string)) return null;
+    if (this.revoked.has(payload.jti as string)) return null;
     const name = payload.sub as string;
     if (payload["kind"] === "client") {
       const client = this.clients().find((candidate) => candidate.name === name);

@@ -91,16 +91,21 @@ export function watchConfigFile(file: string, onChange: () => void, quietMs = 25
 export type ApplyConfig = (next: Config) => readonly string[];
 
 /** The sections a server reads once, at start: a reload that changes one serves the rest of the file and names it
- *  (the line says why), because keeping it silently would leave the operator believing the file runs. */
-const READ_AT_START: readonly { readonly key: "oauth" | "feeds" | "usage"; readonly why: string }[] = [
-  { key: "oauth", why: "the issuer, its rules and secrets are read at start" },
-  { key: "feeds", why: "the link secret, lifetime and revoked ids are read at start" },
-  { key: "usage", why: "the usage store is opened at start" },
+ *  (the line says why), because keeping it silently would leave the operator believing the file runs. Each is
+ *  compared by the part only a restart takes over (`feeds.revoked` is taken over by a reload). */
+const READ_AT_START: readonly { readonly key: string; readonly part: (config: Config) => unknown; readonly why: string }[] = [
+  { key: "oauth", part: (config) => config.oauth, why: "the issuer, its rules and secrets are read at start" },
+  {
+    key: "feeds",
+    part: (config) => (config.feeds === undefined ? undefined : { secret: config.feeds.secret, lifetimeMs: config.feeds.lifetimeMs }),
+    why: "the link secret and lifetime are read at start",
+  },
+  { key: "usage", part: (config) => config.usage, why: "the usage store is opened at start" },
 ];
 
 /** What `next` asks for in the sections read at start that differs from what the server started with. */
 export function readAtStartChanges(started: Config, next: Config): string[] {
-  return READ_AT_START.filter(({ key }) => JSON.stringify(started[key] ?? null) !== JSON.stringify(next[key] ?? null)).map(
+  return READ_AT_START.filter(({ part }) => JSON.stringify(part(started) ?? null) !== JSON.stringify(part(next) ?? null)).map(
     ({ key, why }) => `${key} (${why})`,
   );
 }

@@ -8,7 +8,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { CONFIG_SCHEMA } from "../../src/config/index.js";
 import { MCP_HEADERS, send } from "../support/http.js";
-import { killStragglers, startHttpServer, type ServerProcess } from "../support/process.js";
+import { killStragglers, runCli, startHttpServer, type ServerProcess } from "../support/process.js";
 import { tempDir } from "../support/temp.js";
 
 afterAll(killStragglers);
@@ -200,7 +200,7 @@ describe("a reload of each config key", () => {
       matchesFile: false,
       restartNeeded: [
         "oauth (the issuer, its rules and secrets are read at start)",
-        "feeds (the link secret, lifetime and revoked ids are read at start)",
+        "feeds (the link secret and lifetime are read at start)",
         "usage (the usage store is opened at start)",
       ],
     });
@@ -214,5 +214,51 @@ describe("a reload of each config key", () => {
     keys = rest;
     await reload({});
     expect(await health()).not.toHaveProperty("config");
+  });
+});
+
+describe("a reload of feeds.revoked", () => {
+  test("a link listed under revoked stops working at once; a changed lifetime is named as needing a restart", async () => {
+    const dir = tempDir("skillshelf-reload-feeds-");
+    const file = path.join(dir, "skillshelf.yaml");
+    fs.cpSync(path.join(base, "alpha"), path.join(dir, "alpha"), { recursive: true });
+    const env = { RELOAD_KEYS_TOKEN: TOKEN, RELOAD_KEYS_ADMIN: ADMIN, RELOAD_KEYS_FEED_SECRET: "f".repeat(48) };
+    const config = (feeds: string): string =>
+      `${render(START)}clients:\n  - {name: bot, token: {env: RELOAD_KEYS_TOKEN}}\n  - {name: ops, token: {env: RELOAD_KEYS_ADMIN}, admin: true}\nfeeds: ${feeds}\n`;
+    fs.writeFileSync(file, config("{secret: {env: RELOAD_KEYS_FEED_SECRET}}"));
+    const made = await runCli(["link", "--config", file, "--client", "bot", "--url", "http://127.0.0.1/"], { env });
+    expect(made.code).toBe(0);
+    const [link, idLine] = made.stdout.trimEnd().split("\n") as [string, string];
+    const token = link.slice(link.lastIndexOf("/") + 1);
+    const id = idLine.slice("id: ".length);
+    const feeds = await startHttpServer(["--config", file, "--cache-dir", tempDir("skillshelf-reload-feeds-cache-")], { env });
+    try {
+      const index = async (): Promise<number> => (await fetch(`${feeds.origin}/feeds/${token}/.well-known/agent-skills/index.json`)).status;
+      const restartNeeded = async (): Promise<unknown> =>
+        ((await (await fetch(`${feeds.origin}/health`, { headers: { Authorization: `Bearer ${ADMIN}` } })).json()) as { config?: unknown })
+          .config;
+      const reloaded = (): number =>
+        feeds
+          .stderr()
+          .split("\n")
+          .filter((line) => / info config reloaded/.test(line)).length;
+      const sighup = async (text: string): Promise<void> => {
+        const before = reloaded();
+        fs.writeFileSync(file, text);
+        feeds.child.kill("SIGHUP");
+        await until(() => reloaded() > before);
+      };
+      expect(await index()).toBe(200);
+      await sighup(config(`{secret: {env: RELOAD_KEYS_FEED_SECRET}, revoked: [${id}]}`));
+      expect(await index()).toBe(404);
+      expect(await restartNeeded()).toBeUndefined();
+      await sighup(config(`{secret: {env: RELOAD_KEYS_FEED_SECRET}, revoked: [${id}], lifetime: 7d}`));
+      expect(await restartNeeded()).toEqual({
+        matchesFile: false,
+        restartNeeded: ["feeds (the link secret and lifetime are read at start)"],
+      });
+    } finally {
+      await feeds.stop();
+    }
   });
 });
