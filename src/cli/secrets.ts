@@ -7,25 +7,37 @@ import type { Client, FeedTokens } from "../http/index.js";
 import { PageClient, ResourceServer } from "../oauth/index.js";
 import { UsageError } from "../settings.js";
 
-/** Tokens come from the environment when the server starts; every unset one is named (its variable, never a
- *  value), all at once. */
+/** A client token shorter than this is refused: a bearer token is the whole credential, and a short one can be
+ *  guessed (`openssl rand -base64 24` makes one of 32 characters). */
+export const MIN_TOKEN_LENGTH = 16;
+
+/** Tokens come from the environment when the server starts; every unset or too short one is named (its variable,
+ *  never a value), all at once. */
 export function readClients(config: Config): Client[] {
-  const { clients, unset } = readClientsNow(config);
-  if (unset.length > 0) {
-    throw new UsageError(
-      unset.map((client) => `client '${client.name}': the environment variable ${client.token.env} that holds its token is not set`),
-    );
-  }
+  const { clients, refused } = readClientsNow(config);
+  if (refused.length > 0) throw new UsageError(refused.map(({ client, why }) => `client '${client.name}': ${why}`));
   return clients;
 }
 
-/** The clients whose token variable is set in this process's environment, and those whose is not. */
-export function readClientsNow(config: Config): { clients: Client[]; unset: Config["clients"] } {
-  const unset = config.clients.filter((client) => (process.env[client.token.env] ?? "") === "");
-  const clients = config.clients
-    .filter((client) => !unset.includes(client))
-    .map((client) => ({ name: client.name, token: process.env[client.token.env] as string, scope: client.scope, admin: client.admin }));
-  return { clients, unset };
+/** The clients whose token variable holds a usable token in this process's environment, and those refused, each with
+ *  why (unset, or too short: its length is said, never its value). */
+export function readClientsNow(config: Config): {
+  clients: Client[];
+  refused: { readonly client: Config["clients"][number]; readonly why: string }[];
+} {
+  const clients: Client[] = [];
+  const refused: { client: Config["clients"][number]; why: string }[] = [];
+  for (const client of config.clients) {
+    const token = process.env[client.token.env] ?? "";
+    if (token === "") refused.push({ client, why: `the environment variable ${client.token.env} that holds its token is not set` });
+    else if (token.length < MIN_TOKEN_LENGTH)
+      refused.push({
+        client,
+        why: `the token in ${client.token.env} is ${token.length} characters; use at least ${MIN_TOKEN_LENGTH} (openssl rand -base64 24 makes one)`,
+      });
+    else clients.push({ name: client.name, token, scope: client.scope, admin: client.admin });
+  }
+  return { clients, refused };
 }
 
 /** The one reader of secrets: a variable the config names and the environment leaves unset (or empty) stops the

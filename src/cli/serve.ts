@@ -58,10 +58,10 @@ export async function runServe(command: CommandSpec, values: Values, dirs: reado
         ? (next) => {
             const restart: string[] = [];
             const read = readClientsNow(next);
-            for (const client of read.unset) {
-              restart.push(
-                `clients/${client.name} (the environment variable ${client.token.env} that holds its token is not set in the running server's environment; the client is not served)`,
-              );
+            for (const { client, why } of read.refused) {
+              // A variable set after the server started is not in its environment: only a restart can read it.
+              const where = why.endsWith("is not set") ? " in the running server's environment" : "";
+              restart.push(`clients/${client.name} (${why}${where}; the client is not served)`);
             }
             access.replace(accessOf(next, read.clients, oauth, page, log));
             // Revoked install links stop working at once; the secret and lifetime are read at start.

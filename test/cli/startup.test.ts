@@ -115,7 +115,7 @@ describe("settings are checked before anything is harvested", () => {
         `  - name: bot\n    token: {env: STARTUP_BOT_TOKEN}\n  - name: set\n    token: {env: STARTUP_SET_TOKEN}\n`,
     );
     const result = await runCli(["serve", "--config", config, "--port", "0", "--cache-dir", cacheDir], {
-      env: { STARTUP_SET_TOKEN: "a-secret-value" },
+      env: { STARTUP_SET_TOKEN: "a-secret-value-0123456789" },
     });
     expect(result.code).toBe(2);
     expect(result.stderr.split("\n").slice(0, 2)).toEqual([
@@ -123,6 +123,21 @@ describe("settings are checked before anything is harvested", () => {
       "skillshelf serve: client 'bot': the environment variable STARTUP_BOT_TOKEN that holds its token is not set",
     ]);
     expect(result.stderr).not.toContain("a-secret-value");
+    expect(existsSync(cacheDir)).toBe(false);
+  });
+
+  it("refuses a token under 16 characters, saying its length and never its value", async () => {
+    const config = path.join(dir, "short.yaml");
+    const example = readFileSync(EXAMPLE_CONFIG, "utf8").replaceAll("./examples/", `${path.join(REPO_ROOT, "examples")}/`);
+    writeFileSync(config, `${example}\nclients:\n  - name: bot\n    token: {env: STARTUP_SHORT_TOKEN}\n`);
+    const result = await runCli(["serve", "--config", config, "--port", "0", "--cache-dir", cacheDir], {
+      env: { STARTUP_SHORT_TOKEN: "x".repeat(15) },
+    });
+    expect(result.code).toBe(2);
+    expect(result.stderr.split("\n")[0]).toBe(
+      "skillshelf serve: client 'bot': the token in STARTUP_SHORT_TOKEN is 15 characters; use at least 16 (openssl rand -base64 24 makes one)",
+    );
+    expect(result.stderr).not.toContain("x".repeat(15));
     expect(existsSync(cacheDir)).toBe(false);
   });
 

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { send } from "../support/http.js";
 import { EXAMPLE_CONFIG, REPO_ROOT, killStragglers, startHttpServer, type ServerProcess } from "../support/process.js";
 
-const TOKENS = { METRICS_OPS_TOKEN: "ops-secret", METRICS_READER_TOKEN: "reader-secret" };
+const TOKENS = { METRICS_OPS_TOKEN: "ops-secret-0123456789", METRICS_READER_TOKEN: "reader-secret-0123456789" };
 
 let dir: string;
 let server: ServerProcess;
@@ -35,7 +35,7 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-const ADMIN = { Authorization: "Bearer ops-secret" };
+const ADMIN = { Authorization: "Bearer ops-secret-0123456789" };
 
 async function scrape(): Promise<Map<string, Family>> {
   const response = await send(server.origin, { path: "/metrics", headers: ADMIN });
@@ -54,7 +54,7 @@ function rows(families: Map<string, Family>, name: string): string[] {
 describe("GET /metrics", () => {
   it("is for admin clients once clients are declared", async () => {
     expect((await send(server.origin, { path: "/metrics" })).status).toBe(401);
-    expect((await send(server.origin, { path: "/metrics", headers: { Authorization: "Bearer reader-secret" } })).status).toBe(403);
+    expect((await send(server.origin, { path: "/metrics", headers: { Authorization: "Bearer reader-secret-0123456789" } })).status).toBe(403);
   });
 
   it("counts requests, rebuilds and reads, and describes the shelf", async () => {

@@ -9,7 +9,7 @@ import { EXAMPLE_CONFIG, REPO_ROOT, killStragglers, startHttpServer, type Server
 
 afterAll(killStragglers);
 
-const TOKEN_ENV = { PROBE_ADMIN_TOKEN: "admin-secret" };
+const TOKEN_ENV = { PROBE_ADMIN_TOKEN: "admin-secret-0123456789" };
 
 /** Resolves once the server's stderr contains `text`. */
 function logged(server: ServerProcess, text: string): Promise<void> {

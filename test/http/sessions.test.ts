@@ -15,9 +15,9 @@ import { tempDir } from "../support/temp.js";
 
 afterAll(killStragglers);
 
-const TOKENS = { SESSIONS_READER_TOKEN: "reader-secret", SESSIONS_WRITER_TOKEN: "writer-secret" };
-const READER = "reader-secret";
-const WRITER = "writer-secret";
+const TOKENS = { SESSIONS_READER_TOKEN: "reader-secret-0123456789", SESSIONS_WRITER_TOKEN: "writer-secret-0123456789" };
+const READER = "reader-secret-0123456789";
+const WRITER = "writer-secret-0123456789";
 /** The 2025 era, pinned: the plain initialize handshake, offering only 2025-11-25. */
 const ERA_2025 = { supportedProtocolVersions: ["2025-11-25"] };
 

@@ -11,8 +11,8 @@ import { getSkill } from "../support/mcp.js";
 import { EXAMPLE_CONFIG, killStragglers, REPO_ROOT, startHttpServer, type ServerProcess } from "../support/process.js";
 import { POSTGRES_MISSING, postgresBin, TestCluster } from "../support/postgres.js";
 
-const TOKENS = { USAGE_OPS_TOKEN: "ops-secret", USAGE_CI_TOKEN: "ci-secret" };
-const ADMIN = { Authorization: "Bearer ops-secret" };
+const TOKENS = { USAGE_OPS_TOKEN: "ops-secret-0123456789", USAGE_CI_TOKEN: "ci-secret-0123456789" };
+const ADMIN = { Authorization: "Bearer ops-secret-0123456789" };
 const SKILL_MD = "skill://engineering/code-review/SKILL.md";
 const dirs: string[] = [];
 const servers: ServerProcess[] = [];
@@ -78,7 +78,7 @@ async function usageTables(server: ServerProcess, query = ""): Promise<Record<st
 describe("usage counting on the embedded database", () => {
   it("counts each surface's reads and searches by skill and client, exactly", async () => {
     const server = await startServer("usage: {flush: 100ms}\n");
-    const ci = await connect(server, "ci-secret");
+    const ci = await connect(server, "ci-secret-0123456789");
     await ci.readResource({ uri: SKILL_MD });
     await ci.readResource({ uri: SKILL_MD });
     await ci.readResource({ uri: "skill://engineering/code-review/references/checklist.md" });
@@ -120,7 +120,7 @@ describe("usage counting on the embedded database", () => {
     const csv = await send(server.origin, { path: "/usage?days=1&table=zeroResultSearches&format=csv", headers: ADMIN });
     expect(csv.headers["content-type"]).toBe("text/csv; charset=utf-8");
     expect(csv.text).toBe("query,searches,zeroResults,clients\r\nquantum basket-weaving,2,2,2\r\n");
-    const refused = await send(server.origin, { path: "/usage", headers: { Authorization: "Bearer ci-secret" } });
+    const refused = await send(server.origin, { path: "/usage", headers: { Authorization: "Bearer ci-secret-0123456789" } });
     expect(refused.status).toBe(403);
     const bad = await send(server.origin, { path: "/usage?days=0&table=x", headers: ADMIN });
     expect(JSON.parse(bad.text)).toEqual({
@@ -139,7 +139,7 @@ describe.skipIf(bin === null)("usage counting on PostgreSQL, through an outage",
   it("keeps serving while the database is down, holds then drops past the buffer, and writes what it held once back", async () => {
     cluster = await TestCluster.create(bin as string);
     const server = await startServer("usage: {flush: 100ms, buffer: 2, database: {env: USAGE_DB}}\n", { USAGE_DB: cluster.url });
-    const ci = await connect(server, "ci-secret");
+    const ci = await connect(server, "ci-secret-0123456789");
     await ci.readResource({ uri: SKILL_MD });
     await healthUntil(server, (usage) => usage["written"] === 1);
     await cluster.stop();
