@@ -1,7 +1,8 @@
 // Plugin repository figures, on generated plugins over loopback with the system git: the first clone of a plugin of
-// 100 skills (its repository made), a clone again (made already), a fetch after one edited skill (bytes received),
-// and the disk a repository takes per 1,000 skills. Prints one JSON object on stdout.
-//   npm run build && node bench/plugins.mjs [--skills=100] [--disk-skills=1000]
+// 100 skills (its repository made), a clone again (made already), a fetch after one edited skill from a shallow and
+// from a full clone (the pack bytes the server sent, against a full clone's), and the disk a repository takes per
+// 1,000 skills. Prints one JSON object on stdout. `npm run bench -- --sections=plugins` runs it as a section.
+//   npm run build && node bench/plugins.mjs [--skills=100] [--disk-skills=1000] [--dist=DIR]
 import { execFile } from "node:child_process";
 import { promisify } from "node:util";
 import fs from "node:fs";
@@ -75,35 +76,50 @@ async function serve(root, count) {
   return { service, repos, server, url: `http://127.0.0.1:${server.address().port}/plugins/git/kit/kit.git` };
 }
 
-const sizeOf = (target) => {
-  const info = fs.statSync(target);
-  if (!info.isDirectory()) return info.size;
-  return fs.readdirSync(target).reduce((sum, name) => sum + sizeOf(path.join(target, name)), 0);
-};
-
 async function timed(work) {
   const started = performance.now();
   await work();
   return Math.round(performance.now() - started);
 }
 
+/** Runs git and answers the bytes of the pack the server sent (git writes it to GIT_TRACE_PACKFILE). */
+async function packBytes(gitArgs, cwd) {
+  const trace = path.join(temp("bench-pack-"), "pack");
+  await run("git", gitArgs, { cwd, env: { ...ENV, GIT_TRACE_PACKFILE: trace } });
+  return fs.existsSync(trace) ? fs.statSync(trace).size : 0;
+}
+
 const skills = Number(args.skills ?? 100);
 const root = temp("bench-plugins-");
 const one = await serve(root, skills);
-const clone = (to, url = one.url) => run("git", ["clone", "--quiet", "--depth", "1", url, to], { env: ENV });
-const firstMs = await timed(() => clone(path.join(root, "a")));
-const againMs = await timed(() => clone(path.join(root, "b")));
-const before = sizeOf(path.join(root, "a", ".git", "objects"));
+let clonePackBytes = 0;
+const firstMs = await timed(async () => {
+  clonePackBytes = await packBytes(["clone", "--quiet", "--depth", "1", one.url, path.join(root, "a")]);
+});
+const againMs = await timed(() => run("git", ["clone", "--quiet", "--depth", "1", one.url, path.join(root, "b")], { env: ENV }));
+await run("git", ["clone", "--quiet", one.url, path.join(root, "full")], { env: ENV });
 fs.appendFileSync(path.join(root, "kit", "skills", "skill-0", "SKILL.md"), "One more line.\n");
 await one.service.rebuild();
-const fetchMs = await timed(() => run("git", ["fetch", "--quiet", "--depth", "2", "origin"], { cwd: path.join(root, "a"), env: ENV }));
-const received = sizeOf(path.join(root, "a", ".git", "objects")) - before;
+let fetchPackBytes = 0;
+const fetchMs = await timed(async () => {
+  fetchPackBytes = await packBytes(["fetch", "--quiet", "--depth", "1", "origin"], path.join(root, "a"));
+});
+const fullFetchPackBytes = await packBytes(["fetch", "--quiet", "origin"], path.join(root, "full"));
+const heads = await Promise.all(
+  ["a", "full"].map(async (clone) =>
+    (await run("git", ["rev-parse", "origin/main"], { cwd: path.join(root, clone), env: ENV })).stdout.trim(),
+  ),
+);
+if (heads[0] !== heads[1]) throw new Error(`the two clones fetched different commits: ${heads.join(", ")}`);
+const repoBytesAfterEdit = await one.repos.bytes();
 one.server.close();
 await one.service.close();
 
 const diskSkills = Number(args["disk-skills"] ?? 1000);
 const big = await serve(temp("bench-plugins-big-"), diskSkills);
-const bigMs = await timed(() => clone(path.join(temp("bench-clone-"), "c"), big.url));
+const bigMs = await timed(() =>
+  run("git", ["clone", "--quiet", "--depth", "1", big.url, path.join(temp("bench-clone-"), "c")], { env: ENV }),
+);
 const repoBytes = await big.repos.bytes();
 big.server.close();
 await big.service.close();
@@ -114,8 +130,11 @@ console.log(
       skills,
       firstCloneMs: firstMs,
       cloneAgainMs: againMs,
+      clonePackBytes,
       fetchAfterOneEditMs: fetchMs,
-      fetchAfterOneEditBytesOnDisk: received,
+      fetchAfterOneEditPackBytes: fetchPackBytes,
+      fullCloneFetchAfterOneEditPackBytes: fullFetchPackBytes,
+      repositoryBytesAfterOneEdit: repoBytesAfterEdit,
       diskSkills,
       firstCloneOfDiskSkillsMs: bigMs,
       repositoryBytesPer1000Skills: Math.round((repoBytes * 1000) / diskSkills),

@@ -437,6 +437,31 @@ export function formatReport(results) {
     out.push("");
   }
 
+  if (results.plugins) {
+    const g = results.plugins;
+    out.push(`### Plugin repositories (git smart HTTP over loopback, the system git)\n`);
+    const rows = [
+      [
+        "plugin",
+        "first clone (made)",
+        "re-clone (cached)",
+        "fetch after one edit",
+        "pack sent: clone / fetch (shallow / full clone)",
+        "disk per 1,000 skills",
+      ],
+    ];
+    rows.push([
+      `${formatNumber(g.skills, 0)} skills`,
+      formatMs(g.firstCloneMs),
+      formatMs(g.cloneAgainMs),
+      formatMs(g.fetchAfterOneEditMs),
+      `${formatBytes(g.clonePackBytes)} / ${formatBytes(g.fetchAfterOneEditPackBytes)} / ${formatBytes(g.fullCloneFetchAfterOneEditPackBytes)}`,
+      `${formatBytes(g.repositoryBytesPer1000Skills)} (first clone of ${formatNumber(g.diskSkills, 0)}: ${formatMs(g.firstCloneOfDiskSkillsMs)})`,
+    ]);
+    out.push(formatTable(rows));
+    out.push("");
+  }
+
   if (results.startup !== undefined) {
     const t = results.startup;
     out.push(`### Start-up (medians of ${t.runs} runs, alternated)\n`);

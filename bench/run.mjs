@@ -6,11 +6,12 @@
 //   --quick            n=1000, 1.5 s loads, one cold start
 //   --n=N --seed=S     the shelf (default 10000, 7); the build/resolve figures also run at 1000 unless --sizes
 //   --sizes=1000,10000 shelf sizes for harvest + build and the resolver
-//   --sections=build,serve,change,kdense,webdav,search,discovery,guard,startup   which suites to run (default all;
-//                      webdav lists a 10,000-file share, 1,000 with --quick; search weighs and times search_skills;
-//                      guard times cold starts with the supply-chain checks on and off, also alone: node
-//                      bench/guard.mjs; startup times --version, help and a stdio server's initialize on the example
-//                      shelf beside node -e 0)
+//   --sections=build,serve,change,kdense,webdav,search,discovery,guard,plugins,startup   which suites to run
+//                      (default all; webdav lists a 10,000-file share, 1,000 with --quick; search weighs and times
+//                      search_skills; guard times cold starts with the supply-chain checks on and off, also alone:
+//                      node bench/guard.mjs; plugins clones and fetches plugin repositories with the system git;
+//                      startup times --version, help and a stdio server's initialize on the example shelf beside
+//                      node -e 0)
 //   --guard-runs=R     pairs of cold starts (on, off) per shelf in the guard suite (default 3, quick 1)
 //   --duration=SEC --warmup=SEC --cold-runs=R --concurrency=1,8
 //   --quiet-wait=SEC   before each load, wait up to SEC for other processes to go quiet (default 2, quick 0.5)
@@ -36,6 +37,7 @@ import { runBuildSuite } from "./suites/build.mjs";
 import { runChangeSuite } from "./suites/change.mjs";
 import { runDiscoverySuite } from "./suites/discovery.mjs";
 import { runKDenseSuite } from "./suites/kdense.mjs";
+import { runPluginsSuite } from "./suites/plugins.mjs";
 import { runSearchSuite } from "./suites/search.mjs";
 import { runServeSuite } from "./suites/serve.mjs";
 import { runStartupSuite } from "./suites/startup.mjs";
@@ -57,7 +59,9 @@ const options = {
   seed: Number(flags.seed ?? 7),
   sizes: flags.sizes ? list(flags.sizes).map(Number) : [...new Set(quick ? [n] : [1000, n])],
   sections: new Set(
-    flags.sections ? list(flags.sections) : ["build", "serve", "change", "kdense", "webdav", "search", "discovery", "guard", "startup"],
+    flags.sections
+      ? list(flags.sections)
+      : ["build", "serve", "change", "kdense", "webdav", "search", "discovery", "guard", "plugins", "startup"],
   ),
   durationMs: Number(flags.duration ?? (quick ? 1.5 : 3)) * 1000,
   warmupMs: Number(flags.warmup ?? (quick ? 0.3 : 0.5)) * 1000,
@@ -192,6 +196,7 @@ async function main() {
   if (options.sections.has("webdav")) results.webdav = await runWebdavSuite(ctx);
   if (options.sections.has("search")) results.search = await runSearchSuite(ctx, big);
   if (options.sections.has("discovery")) results.discovery = await runDiscoverySuite(ctx, big, shelfOf(1000));
+  if (options.sections.has("plugins")) results.plugins = await runPluginsSuite(ctx);
   if (options.sections.has("guard"))
     results.guard = await runGuardSuite({
       dist: path.join(appRoot, "dist"),

@@ -25,6 +25,7 @@ import {
   type ListedPlugin,
   type PluginContent,
   type ReadEntry,
+  UPLOAD_PACK_CONFIG,
 } from "../plugins/index.js";
 import { compileScope, scopeOn, type ScopeOn } from "../resolve/index.js";
 import type { Shelf } from "../shelf/index.js";
@@ -307,6 +308,7 @@ function uploadPack(
     "pack.threads=1",
     "-c",
     "uploadpack.allowFilter=true",
+    ...UPLOAD_PACK_CONFIG,
     "upload-pack",
     "--stateless-rpc",
     ...(advertise ? ["--advertise-refs"] : []),

@@ -25,6 +25,7 @@ export {
   gitEnv,
   repoName,
   runGit,
+  UPLOAD_PACK_CONFIG,
   type BuiltRepo,
   type PluginReposOptions,
   type ReadEntry,

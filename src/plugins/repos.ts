@@ -1,13 +1,16 @@
 // Each plugin as a bare git repository in the cache directory, made with git's own plumbing (`git fast-import`
-// writes the blobs, trees and the commit in one process): the tree holds exactly the served bytes, the commit's
-// author, committer, dates and message are fixed or derived from the content, so a content makes the same commit
-// wherever it is made after the same history. A new content is a new commit on top of the previous one; the
-// history is cut to the newest `history` commits once it reaches twice that (the cut commit is marked shallow, so no
-// id changes). Repositories are made lazily, one build per repository at a time (concurrent requests for the same
+// writes the blobs, trees and the commit in one process). The commit of a content is a root commit derived from that
+// content alone: its tree holds exactly the served bytes, its author, committer, date and message are fixed or taken
+// from the content, so every replica and every restart makes the same commit for the same content, whatever it
+// served before. The commits of earlier contents stay in the repository under hidden refs (`refs/history/…`, never
+// advertised): a client that has one says so in its fetch, and `upload-pack` (run with `UPLOAD_PACK_CONFIG`) leaves
+// out every object that commit already holds, so an incremental fetch carries only what changed although the new
+// commit is not a descendant. The newest `history` earlier contents are kept; once twice as many are held, the older
+// half is dropped. Repositories are made lazily, one build per repository at a time (concurrent requests for the same
 // content share it), and the least recently used ones are removed when the directory outgrows its byte bound.
 import { spawn } from "node:child_process";
 import { createHash } from "node:crypto";
-import { mkdir, readdir, rm, stat, utimes, writeFile } from "node:fs/promises";
+import { mkdir, readdir, rm, stat, utimes } from "node:fs/promises";
 import path from "node:path";
 import type { ListedPlugin, PluginContent } from "./catalog.js";
 import { formatManifest, MANIFEST_PATH } from "./catalog.js";
@@ -17,9 +20,24 @@ export const BRANCH = "main";
 const REF = `refs/heads/${BRANCH}`;
 /** The author and committer of every commit. */
 const IDENT = "skillshelf <skillshelf@localhost>";
-/** 2024-01-01T00:00:00Z: the date of a repository's first commit; each later one is a second after its parent. */
+/** 2024-01-01T00:00:00Z: the author and committer date of every commit. */
 const EPOCH = 1_704_067_200;
 const TRAILER = "Content-Digest: ";
+/** Where the commits of earlier contents are kept: `refs/history/<sequence>-<content digest>`, never advertised. */
+const HISTORY = "refs/history";
+
+/** The `-c` options of every `git upload-pack` run on these repositories (command-line configuration, which git
+ *  trusts for the hook): the history refs are hidden from the ref advertisement, and `pack-objects` runs with
+ *  `--shallow`, which with a thin pack treats every commit the client has as a base whose trees and blobs are left
+ *  out. Without it only a shallow client's fetch would leave them out, because a new content's commit does not
+ *  descend from the one the client has. The hook is given the whole `git [--shallow-file ""] pack-objects …` command
+ *  line and appends the option (pack-objects takes options in any place; it has no other argument with --stdout). */
+export const UPLOAD_PACK_CONFIG: readonly string[] = [
+  "-c",
+  `uploadpack.hideRefs=${HISTORY}`,
+  "-c",
+  'uploadpack.packObjectsHook=f() { "$@" --shallow; }; f',
+];
 
 export interface PluginReposOptions {
   /** The folder (below the cache directory) that holds the repositories. */
@@ -124,6 +142,8 @@ export class PluginRepos {
   private readonly building = new Map<string, Promise<BuiltRepo>>();
   /** The tail of each repository's queue: one build per repository at a time. */
   private readonly queues = new Map<string, Promise<unknown>>();
+  /** The evictions after builds, one after another. */
+  private evicting: Promise<void> = Promise.resolve();
   /** Builds done since this started, and builds that found their commit already made. */
   readonly stats = { built: 0, reused: 0, removed: 0 };
 
@@ -157,60 +177,76 @@ export class PluginRepos {
   }
 
   private async ensure(dir: string, content: PluginContent, read: ReadEntry): Promise<BuiltRepo> {
-    const head = await this.head(dir);
-    if (head !== null && head.digest === content.digest) {
+    let head = await this.head(dir);
+    if (head !== null && head.root && head.digest === content.digest) {
       this.stats.reused++;
       await touch(dir);
       return { dir, commit: head.commit };
     }
-    if (head === null) {
+    if (head === null || !head.root) {
+      // No repository, or one whose commits descend from each other (made by an earlier release): made afresh.
+      head = null;
       await rm(dir, { recursive: true, force: true });
       await mkdir(path.dirname(dir), { recursive: true });
       await runGit(this.git, ["init", "--quiet", "--bare", `--initial-branch=${BRANCH}`, dir]);
     }
-    const commit = await this.commit(dir, content, read, head);
-    this.stats.built++;
-    await this.cut(dir);
+    const kept = await this.kept(dir);
+    const earlier = kept.find((entry) => entry.digest === content.digest);
+    let commit: string;
+    if (earlier !== undefined) {
+      commit = earlier.commit;
+      this.stats.reused++;
+    } else {
+      commit = await this.commit(dir, content, read);
+      this.stats.built++;
+    }
+    await this.record(dir, commit, head, kept);
     await touch(dir);
-    void this.evict(dir).catch(() => undefined);
+    this.evicting = this.evicting.then(() => this.evict(dir)).catch(() => undefined);
     return { dir, commit };
   }
 
-  /** The branch's commit, its content digest and the number of commits kept; null when there is no usable repository. */
-  private async head(dir: string): Promise<{ commit: string; digest: string; date: number } | null> {
+  /** The branch's commit, its content digest and whether it is a root commit; null when there is no usable repository. */
+  private async head(dir: string): Promise<{ commit: string; digest: string; root: boolean } | null> {
     try {
-      const { stdout } = await runGit(this.git, [`--git-dir=${dir}`, "log", "-1", "--format=%H%n%ct%n%B", REF]);
-      const [commit, date, ...body] = stdout.toString("utf8").split("\n");
+      const { stdout } = await runGit(this.git, [`--git-dir=${dir}`, "log", "-1", "--format=%H%n%P%n%B", REF]);
+      const [commit, parents, ...body] = stdout.toString("utf8").split("\n");
       const trailer = body.find((line) => line.startsWith(TRAILER));
       if (commit === undefined || !/^[0-9a-f]{40}$/.test(commit) || trailer === undefined) return null;
-      return { commit, digest: trailer.slice(TRAILER.length), date: Number(date) };
+      return { commit, digest: trailer.slice(TRAILER.length), root: parents === "" };
     } catch {
       return null;
     }
   }
 
-  /** One `git fast-import` run: every file of the content (the tree is made from nothing: `deleteall`), the manifest,
-   *  and a commit on top of the branch. */
-  private async commit(
-    dir: string,
-    content: PluginContent,
-    read: ReadEntry,
-    parent: { commit: string; date: number } | null,
-  ): Promise<string> {
+  /** The commits of earlier contents, oldest first. */
+  private async kept(dir: string): Promise<{ ref: string; commit: string; digest: string; sequence: number }[]> {
+    const { stdout } = await runGit(this.git, [`--git-dir=${dir}`, "for-each-ref", "--format=%(refname) %(objectname)", `${HISTORY}/`]);
+    const out: { ref: string; commit: string; digest: string; sequence: number }[] = [];
+    for (const line of stdout.toString("utf8").split("\n")) {
+      const match = /^(refs\/history\/(\d{10})-([0-9a-f]{64})) ([0-9a-f]{40})$/.exec(line);
+      if (match === null) continue;
+      out.push({ ref: match[1] as string, sequence: Number(match[2]), digest: `sha256:${match[3] as string}`, commit: match[4] as string });
+    }
+    return out.sort((a, b) => a.sequence - b.sequence);
+  }
+
+  /** One `git fast-import` run: every file of the content, the manifest, and a root commit on the branch (`reset`
+   *  empties the branch first; `--force` lets it move to a commit that does not descend from the one it held). */
+  private async commit(dir: string, content: PluginContent, read: ReadEntry): Promise<string> {
     const manifest = formatManifest(content);
     const message = commitMessage(content);
-    const date = parent === null ? EPOCH : parent.date + 1;
-    await runGit(this.git, [`--git-dir=${dir}`, "fast-import", "--quiet", "--done", "--date-format=raw"], async (stdin) => {
+    const args = [`--git-dir=${dir}`, "fast-import", "--quiet", "--force", "--done", "--date-format=raw"];
+    await runGit(this.git, args, async (stdin) => {
       const data = async (bytes: Uint8Array | string): Promise<void> => {
         const buffer = typeof bytes === "string" ? Buffer.from(bytes, "utf8") : bytes;
         await write(stdin, `data ${buffer.byteLength}\n`);
         await write(stdin, buffer);
         await write(stdin, "\n");
       };
-      await write(stdin, `commit ${REF}\nauthor ${IDENT} ${date} +0000\ncommitter ${IDENT} ${date} +0000\n`);
+      await write(stdin, `reset ${REF}\n\n`);
+      await write(stdin, `commit ${REF}\nauthor ${IDENT} ${EPOCH} +0000\ncommitter ${IDENT} ${EPOCH} +0000\n`);
       await data(message);
-      if (parent !== null) await write(stdin, `from ${parent.commit}\n`);
-      await write(stdin, "deleteall\n");
       for (const entry of content.entries) {
         const bytes = "text" in entry ? entry.text : await read(entry.uri);
         if (bytes === null) throw new PluginRepoError(`${content.listed.plugin}: ${entry.path} could not be read`);
@@ -222,17 +258,33 @@ export class PluginRepos {
       await write(stdin, "done\n");
     });
     const head = await this.head(dir);
-    if (head === null || head.digest !== content.digest)
+    if (head === null || head.digest !== content.digest || !head.root)
       throw new PluginRepoError(`${content.listed.plugin}: the new commit is not on ${REF}`);
     return head.commit;
   }
 
-  /** Past twice the bound, the oldest commit kept is marked shallow and everything older is dropped. */
-  private async cut(dir: string): Promise<void> {
-    const { stdout } = await runGit(this.git, [`--git-dir=${dir}`, "rev-list", REF]);
-    const commits = stdout.toString("utf8").trim().split("\n");
-    if (commits.length < this.history * 2) return;
-    await writeFile(path.join(dir, "shallow"), `${commits[this.history - 1] as string}\n`);
+  /** One ref transaction: the branch at `commit`, the commit it held before kept as the newest earlier content (a
+   *  content kept already moves to the newest place, the current one is not kept twice); once twice the bound is
+   *  held, the oldest are dropped back to the bound and their objects removed. */
+  private async record(
+    dir: string,
+    commit: string,
+    previous: { commit: string; digest: string } | null,
+    kept: readonly { ref: string; commit: string; digest: string; sequence: number }[],
+  ): Promise<void> {
+    const lines = [`update ${REF} ${commit}`];
+    let rest = kept.filter((entry) => entry.commit !== commit && entry.commit !== previous?.commit);
+    for (const entry of kept) if (!rest.includes(entry)) lines.push(`delete ${entry.ref} ${entry.commit}`);
+    if (previous !== null && previous.commit !== commit) {
+      const sequence = (kept.at(-1)?.sequence ?? 0) + 1;
+      const ref = `${HISTORY}/${String(sequence).padStart(10, "0")}-${previous.digest.slice("sha256:".length)}`;
+      lines.push(`create ${ref} ${previous.commit}`);
+      rest = [...rest, { ref, commit: previous.commit, digest: previous.digest, sequence }];
+    }
+    const dropped = rest.length >= this.history * 2 ? rest.slice(0, rest.length - this.history) : [];
+    for (const entry of dropped) lines.push(`delete ${entry.ref} ${entry.commit}`);
+    await runGit(this.git, [`--git-dir=${dir}`, "update-ref", "--stdin"], (stdin) => write(stdin, `${lines.join("\n")}\n`));
+    if (dropped.length === 0) return;
     await runGit(this.git, [`--git-dir=${dir}`, "repack", "-a", "-d", "-q"]);
     await runGit(this.git, [`--git-dir=${dir}`, "prune", "--expire=now"]);
   }
@@ -263,6 +315,11 @@ export class PluginRepos {
       this.stats.removed++;
       total -= repo.bytes;
     }
+  }
+
+  /** Resolves when the evictions started by the builds so far are done. */
+  async settled(): Promise<void> {
+    await this.evicting;
   }
 
   /** Bytes of every repository on disk. */

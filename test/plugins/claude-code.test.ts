@@ -134,6 +134,8 @@ describe("Claude Code", { timeout: 120_000 }, () => {
     write(path.join(shelfDir, "kit", "skills", "pdf", "scripts", "fill.py"), "print('fill, edited')\n");
     await one.service.rebuild();
     await claude(home, "plugin", "marketplace", "update", "skillshelf");
+    // Claude Code clones afresh (`git clone --depth 1` into a new folder) to update: that the new content's commit
+    // is a root commit, not a descendant of the one installed, does not matter to it.
     await claude(home, "plugin", "update", "kit@skillshelf");
     const [updated] = await installed(home);
     const now = await servedFiles("kit");

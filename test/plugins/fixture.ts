@@ -58,12 +58,13 @@ export interface Served {
   close(): Promise<void>;
 }
 
-/** One replica: its own cache directory, the same shelf folder. */
-export async function serve(shelfDir: string): Promise<Served> {
+/** One replica: its own cache directory (or the plugin repositories' folder given, as after a restart), the same
+ *  shelf folder. */
+export async function serve(shelfDir: string, reposDir = makeTemp("skillshelf-repos-")): Promise<Served> {
   const service = await ShelfService.start(configOf(SHELF_YAML, shelfDir), () => new Date(0), { cacheDir: makeTemp() });
   const reader = new ShelfReader(service.holder, new ContentCache());
   const feeds = new FeedTokens({ secret: new Uint8Array(32).fill(9), lifetimeSeconds: 86_400, revoked: new Set() }, [NARROW, WIDE]);
-  const repos = new PluginRepos({ dir: makeTemp("skillshelf-repos-") });
+  const repos = new PluginRepos({ dir: reposDir });
   const { app } = createHttpApp(
     service.holder,
     { shelf: reader, version: "test", ttlMs: 60_000 },

@@ -1,6 +1,7 @@
-// The plugins as a read-only git remote, driven with plain git: two replicas (their own cache directories) answer a
-// `clone --depth 1` and a later `fetch` with the same commit ids, over protocol v2; a fetch after an edit brings the
-// new commit on top of the old one; a push is refused; an unknown repository and one out of scope are one 404, and
+// The plugins as a read-only git remote, driven with plain git: replicas (their own cache directories, each having
+// served a different sequence of contents) and a restarted one answer a `clone --depth 1` and a later `fetch` with
+// the same commit ids, over protocol v2; a fetch after an edit, shallow or not, brings only the changed objects
+// although the new commit is a root commit; a push is refused; an unknown repository and one out of scope are one 404, and
 // a caller without a credential is asked for one; the marketplaces list what the caller sees.
 import { execFile } from "node:child_process";
 import fs from "node:fs";
@@ -43,15 +44,32 @@ async function git(args: string[], cwd?: string): Promise<{ stdout: string; stde
   return { stdout: stdout.trim(), stderr };
 }
 
+/** Runs a fetch, clone or ls-remote and answers the number of objects in the pack the server sent (git writes the
+ *  pack it receives to GIT_TRACE_PACKFILE; the object count is in its header), 0 when none was sent. */
+async function objectsSent(args: string[], cwd?: string): Promise<number> {
+  const trace = path.join(makeTemp("skillshelf-pack-"), "pack");
+  await run("git", ["-c", "protocol.version=2", ...args], { env: { ...ENV, GIT_TRACE_PACKFILE: trace }, cwd });
+  const pack = fs.existsSync(trace) ? fs.readFileSync(trace) : Buffer.alloc(0);
+  if (pack.byteLength === 0) return 0;
+  expect(pack.subarray(0, 4).toString("latin1")).toBe("PACK");
+  return pack.readUInt32BE(8);
+}
+
 describe("the git remote", { timeout: 60_000 }, () => {
-  test("two replicas give the same commits to a shallow clone and to a fetch after an edit, with only the change sent", async () => {
+  test("replicas of different histories and a restart give the same commits; a fetch after an edit sends only the change", async () => {
     const url = (served: Served): string => `${withToken(served.origin, WIDE_TOKEN)}/plugins/git/kit/kit.git`;
     const a = path.join(makeTemp("skillshelf-clone-"), "a");
     const b = path.join(makeTemp("skillshelf-clone-"), "b");
+    const full = path.join(makeTemp("skillshelf-clone-"), "full");
+    const d = path.join(makeTemp("skillshelf-clone-"), "d");
     await git(["clone", "--quiet", "--depth", "1", url(one), a]);
     await git(["clone", "--quiet", "--depth", "1", url(two), b]);
+    await git(["clone", "--quiet", "--depth", "1", url(two), d]);
+    // The whole tree: the commit, 8 trees and 6 files.
+    expect(await objectsSent(["clone", "--quiet", url(one), full])).toBe(15);
     const first = (await git(["rev-parse", "HEAD"], a)).stdout;
     expect((await git(["rev-parse", "HEAD"], b)).stdout).toBe(first);
+    expect((await git(["rev-parse", "HEAD"], full)).stdout).toBe(first);
     expect((await git(["ls-files"], a)).stdout.split("\n")).toEqual([
       ".claude-plugin/plugin.json",
       "commands/review.md",
@@ -64,20 +82,76 @@ describe("the git remote", { timeout: 60_000 }, () => {
 
     write(path.join(shelfDir, "kit", "skills", "pdf", "scripts", "fill.py"), "print('fill, edited')\n");
     await Promise.all([one.service.rebuild(), two.service.rebuild()]);
-    // Fetch from the other replica: the same new commit, on top of the first, and a pack of the changed objects only.
-    expect((await git(["count-objects"], a)).stdout).toMatch(/^0 objects/);
-    await git(["fetch", "--quiet", "--depth", "2", "origin"], a);
-    await git(["remote", "set-url", "origin", url(two)], b);
-    await git(["fetch", "--quiet", "origin"], b);
-    const second = (await git(["rev-parse", "origin/main"], a)).stdout;
-    expect((await git(["rev-parse", "origin/main"], b)).stdout).toBe(second);
-    expect(second).not.toBe(first);
-    expect((await git(["rev-parse", "origin/main^"], a)).stdout).toBe(first);
-    expect((await git(["show", "origin/main:skills/pdf/scripts/fill.py"], b)).stdout).toBe("print('fill, edited')");
-    // The edit changed one blob: the fetch brought the new commit, its root tree, the trees of skills/, skills/pdf/,
-    // skills/pdf/scripts/ and .claude-plugin/, the edited file and plugin.json (its version) — 8 objects, unpacked.
-    expect((await git(["count-objects"], a)).stdout).toMatch(/^8 objects/);
-    expect((await git(["rev-list", "--objects", `${first}..origin/main`], a)).stdout.split("\n")).toHaveLength(8);
+    // A replica started after the edit has only ever seen the new content.
+    const three = await serve(shelfDir);
+    try {
+      const c = path.join(makeTemp("skillshelf-clone-"), "c");
+      await git(["clone", "--quiet", "--depth", "1", url(three), c]);
+      // Fetch from each replica: the same new commit, a root commit (no parent) like the first.
+      // The edit changed one file: each fetch brings the new commit, its root tree, the trees of skills/, skills/pdf/,
+      // skills/pdf/scripts/ and .claude-plugin/, the edited file and plugin.json (its version): 8 objects of 15, from
+      // a shallow clone and from a full one alike, though the new commit does not descend from the one the client has.
+      expect(await objectsSent(["fetch", "--quiet", "--depth", "1", "origin"], a)).toBe(8);
+      await git(["remote", "set-url", "origin", url(two)], b);
+      expect(await objectsSent(["fetch", "--quiet", "origin"], b)).toBe(8);
+      expect(await objectsSent(["fetch", "--quiet", "origin"], full)).toBe(8);
+      const second = (await git(["rev-parse", "origin/main"], a)).stdout;
+      expect(second).not.toBe(first);
+      expect((await git(["rev-parse", "origin/main"], b)).stdout).toBe(second);
+      expect((await git(["rev-parse", "origin/main"], full)).stdout).toBe(second);
+      expect((await git(["rev-parse", "HEAD"], c)).stdout).toBe(second);
+      expect((await git(["rev-list", "--parents", "origin/main"], full)).stdout).toBe(second);
+      expect((await git(["show", "origin/main:skills/pdf/scripts/fill.py"], b)).stdout).toBe("print('fill, edited')");
+      // A replica that never served the first content does not know the client's commit: it sends the whole tree,
+      // the same commit.
+      await git(["remote", "set-url", "origin", url(three)], d);
+      expect(await objectsSent(["fetch", "--quiet", "--depth", "1", "origin"], d)).toBe(15);
+      expect((await git(["rev-parse", "origin/main"], d)).stdout).toBe(second);
+      // The earlier content's commit is kept but never advertised.
+      expect((await git(["ls-remote", url(one)])).stdout.split("\n")).toEqual([`${second}\tHEAD`, `${second}\trefs/heads/main`]);
+
+      // Back to the first content: its first commit again, on every replica, the one that never served it included.
+      write(path.join(shelfDir, "kit", "skills", "pdf", "scripts", "fill.py"), "print('fill')\n");
+      await Promise.all([one.service.rebuild(), three.service.rebuild()]);
+      // The full clone holds the first content's commit already: no pack is sent at all.
+      expect(await objectsSent(["fetch", "--quiet", "origin"], full)).toBe(0);
+      expect((await git(["rev-parse", "origin/main"], full)).stdout).toBe(first);
+      expect((await git(["ls-remote", url(three), "refs/heads/main"])).stdout).toBe(`${first}\trefs/heads/main`);
+    } finally {
+      await three.close();
+      write(path.join(shelfDir, "kit", "skills", "pdf", "scripts", "fill.py"), "print('fill, edited')\n");
+      await Promise.all([one.service.rebuild(), two.service.rebuild()]);
+    }
+  });
+
+  test("a restarted replica answers the same commit from its cache, and after an edit made while it was down", async () => {
+    const reposDir = makeTemp("skillshelf-repos-");
+    const url = (served: Served): string => `${withToken(served.origin, WIDE_TOKEN)}/plugins/git/kit/kit.git`;
+    let replica = await serve(shelfDir, reposDir);
+    const before = (await git(["ls-remote", url(replica), "refs/heads/main"])).stdout;
+    await replica.close();
+    replica = await serve(shelfDir, reposDir);
+    try {
+      expect((await git(["ls-remote", url(replica), "refs/heads/main"])).stdout).toBe(before);
+      // ls-remote asks twice (the v2 advertisement, then ls-refs): the repository on disk answered both.
+      expect(replica.repos.stats).toEqual({ built: 0, reused: 2, removed: 0 });
+      expect((await git(["ls-remote", url(one), "refs/heads/main"])).stdout).toBe(before);
+    } finally {
+      await replica.close();
+    }
+    write(path.join(shelfDir, "kit", "shared", "style.md"), "# Style, restarted\n");
+    replica = await serve(shelfDir, reposDir);
+    try {
+      const after = (await git(["ls-remote", url(replica), "refs/heads/main"])).stdout;
+      expect(after).not.toBe(before);
+      expect(replica.repos.stats).toEqual({ built: 1, reused: 1, removed: 0 });
+      await one.service.rebuild();
+      expect((await git(["ls-remote", url(one), "refs/heads/main"])).stdout).toBe(after);
+    } finally {
+      await replica.close();
+      write(path.join(shelfDir, "kit", "shared", "style.md"), "# Style\n");
+      await one.service.rebuild();
+    }
   });
 
   test("protocol v2 is spoken, a push is refused, and nothing but upload-pack is served", async () => {

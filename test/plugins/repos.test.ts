@@ -1,7 +1,8 @@
 // Each plugin's repository holds exactly the served bytes, made with git's plumbing: the commit is checked against
 // one made independently here with `git hash-object`, `git mktree` and `git commit-tree` from the bytes a read
-// serves; two caches make the same commit; an edit adds a commit on top; concurrent builds make one; the history is
-// cut at its bound without changing an id.
+// serves; two caches make the same commit; an edit makes the new content's root commit and keeps the earlier one
+// under a hidden ref, the history cut at its bound; a content back is its commit again; concurrent builds make one;
+// the byte bound removes the least recently used repository and a later request makes it again.
 import { execFile } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
@@ -80,8 +81,9 @@ function kitContent(): PluginContent {
   return pluginContent(service.holder.current, kit!);
 }
 
-/** The commit of `content` made from the served bytes with hash-object, mktree (one per folder) and commit-tree. */
-async function independentCommit(content: PluginContent, parent: string | null, date: number): Promise<string> {
+/** The commit of `content` made from the served bytes with hash-object, mktree (one per folder) and commit-tree: a
+ *  root commit dated 2024-01-01T00:00:00Z. */
+async function independentCommit(content: PluginContent): Promise<string> {
   const scratch = makeTemp("skillshelf-plumbing-");
   await run("git", ["init", "--quiet", "--bare", scratch], { env: ENV });
   const files = new Map<string, Buffer>();
@@ -101,21 +103,25 @@ async function independentCommit(content: PluginContent, parent: string | null, 
     return git(scratch, ["mktree"], `${lines.join("\n")}\n`);
   };
   const tree = await treeOf("");
-  const stamp = `${date} +0000`;
+  const stamp = "1704067200 +0000";
   const env = { ...ENV, GIT_AUTHOR_NAME: "skillshelf", GIT_AUTHOR_EMAIL: "skillshelf@localhost", GIT_AUTHOR_DATE: stamp };
   const full = { ...env, GIT_COMMITTER_NAME: "skillshelf", GIT_COMMITTER_EMAIL: "skillshelf@localhost", GIT_COMMITTER_DATE: stamp };
-  const args = ["--git-dir", scratch, "commit-tree", tree, ...(parent === null ? [] : ["-p", parent])];
-  if (parent !== null) {
-    // commit-tree needs the parent object present.
-    await run("git", ["--git-dir", scratch, "fetch", "--quiet", "--depth=1", lastRepoDir, parent], { env: ENV });
-  }
   return new Promise((resolve, reject) => {
-    const child = execFile("git", args, { env: full }, (error, stdout) => (error === null ? resolve(stdout.trim()) : reject(error)));
+    const child = execFile("git", ["--git-dir", scratch, "commit-tree", tree], { env: full }, (error, stdout) =>
+      error === null ? resolve(stdout.trim()) : reject(error),
+    );
     child.stdin?.end(commitMessage(content));
   });
 }
 
-let lastRepoDir = "";
+/** The hidden refs of earlier contents, oldest first: `<name> <commit>`. */
+async function historyOf(dir: string): Promise<string[]> {
+  const out = await git(dir, ["for-each-ref", "--format=%(refname) %(objectname)", "refs/history/"]);
+  return out === "" ? [] : out.split("\n");
+}
+
+const historyRef = (sequence: number, content: PluginContent, commit: string): string =>
+  `refs/history/${String(sequence).padStart(10, "0")}-${content.digest.slice("sha256:".length)} ${commit}`;
 
 describe("a plugin's repository", () => {
   test("holds the served bytes, the prompt as a command and the manifest; its commit is the one plumbing makes", async () => {
@@ -131,7 +137,6 @@ describe("a plugin's repository", () => {
     expect(content.version).toBe(`0.0.0-sk.${content.digest.slice("sha256:".length, "sha256:".length + 12)}`);
     const repos = new PluginRepos({ dir: makeTemp("skillshelf-repos-") });
     const built = await repos.repo(content, served);
-    lastRepoDir = built.dir;
     expect(await git(built.dir, ["ls-tree", "-r", "--name-only", "main"])).toBe(
       [".claude-plugin/plugin.json", ...content.entries.map((entry) => entry.path)].join("\n"),
     );
@@ -145,7 +150,7 @@ describe("a plugin's repository", () => {
       description: "",
       keywords: ["tools"],
     });
-    expect(built.commit).toBe(await independentCommit(content, null, 1_704_067_200));
+    expect(built.commit).toBe(await independentCommit(content));
     // A second cache makes the same commit.
     const other = new PluginRepos({ dir: makeTemp("skillshelf-repos-") });
     expect((await other.repo(content, served)).commit).toBe(built.commit);
@@ -168,27 +173,91 @@ describe("a plugin's repository", () => {
     expect(reads).toBe(4); // the four files read through the shelf, once
   });
 
-  test("an edit is a commit on top of the previous one; the history is cut at its bound without changing an id", async () => {
+  test("an edit is a new root commit; earlier contents stay under hidden refs, cut at the bound; a content back is its commit again", async () => {
     const repos = new PluginRepos({ dir: makeTemp("skillshelf-repos-"), history: 2 });
-    const first = await repos.repo(kitContent(), served);
-    lastRepoDir = first.dir;
-    const commits = [first.commit];
-    for (const round of [1, 2, 3]) {
-      write(path.join(shelfDir, "kit", "skills", "pdf", "scripts", "fill.py"), `print('fill ${round}')\n`);
+    const fill = path.join(shelfDir, "kit", "skills", "pdf", "scripts", "fill.py");
+    const contents = [kitContent()];
+    const commits = [(await repos.repo(contents[0]!, served)).commit];
+    const dir = (await repos.repo(contents[0]!, served)).dir;
+    const histories: string[][] = [await historyOf(dir)];
+    for (const round of [1, 2, 3, 4]) {
+      write(fill, `print('fill ${round}')\n`);
       await service.rebuild();
       const content = kitContent();
       const built = await repos.repo(content, served);
-      expect(await git(built.dir, ["rev-parse", "main^"])).toBe(commits.at(-1));
-      if (round < 3) expect(built.commit).toBe(await independentCommit(content, commits.at(-1) as string, 1_704_067_200 + round));
+      // The commit the content alone makes: no parent, whatever this repository held before.
+      expect(built.commit).toBe(await independentCommit(content));
+      expect(await git(dir, ["rev-list", "--parents", "main"])).toBe(built.commit);
+      contents.push(content);
       commits.push(built.commit);
-      lastRepoDir = built.dir;
+      histories.push(await historyOf(dir));
     }
-    // Four commits reached twice the bound: the newest two are kept, the older one's objects are gone.
-    expect((await git(first.dir, ["rev-list", "main"])).split("\n")).toEqual([commits[3], commits[2]]);
-    expect(fs.readFileSync(path.join(first.dir, "shallow"), "utf8")).toBe(`${commits[2]}\n`);
-    await expect(git(first.dir, ["cat-file", "-e", commits[0] as string])).rejects.toThrow();
-    await expect(git(first.dir, ["rev-parse", "--verify", "main~2"])).rejects.toThrow();
+    const ref = (sequence: number, index: number): string => historyRef(sequence, contents[index]!, commits[index]!);
+    expect(histories).toEqual([
+      [],
+      [ref(1, 0)],
+      [ref(1, 0), ref(2, 1)],
+      [ref(1, 0), ref(2, 1), ref(3, 2)],
+      // Four earlier contents reached twice the bound: the newest two are kept, the older ones' objects are gone.
+      [ref(3, 2), ref(4, 3)],
+    ]);
+    await expect(git(dir, ["cat-file", "-e", commits[0] as string])).rejects.toThrow();
+    await expect(git(dir, ["cat-file", "-e", commits[1] as string])).rejects.toThrow();
+    expect(repos.stats).toEqual({ built: 5, reused: 1, removed: 0 });
+    // Back to a kept content: its commit again, with no new commit made; it leaves the history, the one it replaces
+    // joins it.
+    write(fill, "print('fill 2')\n");
+    await service.rebuild();
+    expect((await repos.repo(kitContent(), served)).commit).toBe(commits[2]);
+    expect(await historyOf(dir)).toEqual([ref(4, 3), ref(5, 4)]);
+    expect(repos.stats).toEqual({ built: 5, reused: 2, removed: 0 });
+    // A content dropped from the history is made again, the same commit.
+    write(fill, "print('fill')\n");
+    await service.rebuild();
+    expect((await repos.repo(kitContent(), served)).commit).toBe(commits[0]);
+    expect(repos.stats).toEqual({ built: 6, reused: 2, removed: 0 });
     expect(pluginName("review@acme tools")).toBe("review-acme-tools");
     expect(pluginName("_x")).toBe("p_x");
+  });
+
+  test("a repository made by an earlier release, whose commits descend from each other, is made afresh", async () => {
+    const repos = new PluginRepos({ dir: makeTemp("skillshelf-repos-") });
+    const content = kitContent();
+    const built = await repos.repo(content, served);
+    // What an earlier release made: the same content's commit on top of another one.
+    const tree = await git(built.dir, ["rev-parse", "main^{tree}"]);
+    const chained = await git(
+      built.dir,
+      ["-c", "user.name=old", "-c", "user.email=old@localhost", "commit-tree", tree, "-p", built.commit],
+      commitMessage(content),
+    );
+    await git(built.dir, ["update-ref", "refs/heads/main", chained]);
+    expect((await repos.repo(content, served)).commit).toBe(built.commit);
+    expect(await git(built.dir, ["rev-list", "--all"])).toBe(built.commit);
+    expect(repos.stats).toEqual({ built: 2, reused: 0, removed: 0 });
+  });
+
+  test("beyond the byte bound the least recently used repository is removed, and the next request makes it again", async () => {
+    const content = kitContent();
+    const other: PluginContent = { ...content, listed: { ...content.listed, plugin: "kit-two", name: "kit-two" } };
+    // The bound: one and a half repositories of this size.
+    const sizing = new PluginRepos({ dir: makeTemp("skillshelf-repos-") });
+    await sizing.repo(content, served);
+    const one = await sizing.bytes();
+    const repos = new PluginRepos({ dir: makeTemp("skillshelf-repos-"), maxBytes: Math.floor(one * 1.5) });
+    const kit = await repos.repo(content, served);
+    await repos.settled();
+    expect(fs.existsSync(kit.dir)).toBe(true);
+    const two = await repos.repo(other, served);
+    await repos.settled();
+    // Two repositories outgrew the bound: the one used least recently went, the one just made stayed.
+    expect([fs.existsSync(kit.dir), fs.existsSync(two.dir)]).toEqual([false, true]);
+    expect(repos.stats).toEqual({ built: 2, reused: 0, removed: 1 });
+    const again = await repos.repo(content, served);
+    await repos.settled();
+    expect(again).toEqual(kit);
+    expect([fs.existsSync(kit.dir), fs.existsSync(two.dir)]).toEqual([true, false]);
+    expect(repos.stats).toEqual({ built: 3, reused: 0, removed: 2 });
+    expect(await repos.bytes()).toBeLessThanOrEqual(Math.floor(one * 1.5));
   });
 });
