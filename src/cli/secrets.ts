@@ -4,7 +4,7 @@
 import type { Config, SecretRef } from "../config/index.js";
 import type { Logger } from "../address/index.js";
 import type { Client, FeedTokens } from "../http/index.js";
-import { PageClient, ResourceServer } from "../oauth/index.js";
+import type { PageClient, ResourceServer } from "../oauth/index.js";
 import { UsageError } from "../settings.js";
 
 /** A client token shorter than this is refused: a bearer token is the whole credential, and a short one can be
@@ -68,11 +68,11 @@ export function createFeeds(
 
 /** Signing in with the config's issuer: its introspection secret is read here (an unset variable stops the start,
  *  named, never a value), and its metadata and keys are read in the background from now on. */
-export function createResourceServer(config: Config, log: Logger): ResourceServer | undefined {
+export function createResourceServer(config: Config, log: Logger, face: typeof import("../oauth/index.js")): ResourceServer | undefined {
   const oauth = config.oauth;
   if (oauth === undefined) return undefined;
   const secret = readSecret(oauth.introspection?.clientSecret, "oauth.introspection", "its client secret");
-  const server = new ResourceServer(oauth, {
+  const server = new face.ResourceServer(oauth, {
     ...(secret === undefined ? {} : { introspectionSecret: secret }),
     onChange: (level, message, fields) => log.log(level, message, fields),
   });
@@ -81,9 +81,9 @@ export function createResourceServer(config: Config, log: Logger): ResourceServe
 }
 
 /** The page's client of the issuer (`oauth.page`): its secret is read here, like the introspection secret. */
-export function createPageClient(server: ResourceServer): PageClient | undefined {
+export function createPageClient(server: ResourceServer, face: typeof import("../oauth/index.js")): PageClient | undefined {
   const page = server.config.page;
   if (page === undefined) return undefined;
   const secret = readSecret(page.clientSecret, "oauth.page", "its client secret");
-  return new PageClient(server, secret === undefined ? {} : { clientSecret: secret });
+  return new face.PageClient(server, secret === undefined ? {} : { clientSecret: secret });
 }

@@ -34,8 +34,10 @@ export async function runServe(command: CommandSpec, values: Values, dirs: reado
   // Tokens are read before anything is harvested, and so is the address checked: a mistake costs a second, not a
   // cold start's git fetches.
   const clients = transport === "http" ? readClients(config) : [];
-  const oauth = transport === "http" ? createResourceServer(config, log) : undefined;
-  const page = oauth === undefined ? undefined : createPageClient(oauth);
+  // Signing in is loaded only when an HTTP server has an issuer to sign in with.
+  const signIn = transport === "http" && config.oauth !== undefined ? await import("../oauth/index.js") : undefined;
+  const oauth = signIn === undefined ? undefined : createResourceServer(config, log, signIn);
+  const page = oauth === undefined || signIn === undefined ? undefined : createPageClient(oauth, signIn);
   const face = httpFace === undefined ? undefined : await httpFace;
   if (face !== undefined) {
     const refusal = face.refuseExposure(host, settings.allowedHosts, settings.allowAnyHost);

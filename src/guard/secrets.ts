@@ -1,12 +1,21 @@
 // Secrets shipped in a skill, by secretlint's recommended rule set (private keys, cloud, API and chat tokens):
 // a well-kept list of patterns, not one of our own.
-import { lintSource } from "@secretlint/core";
-import { creator as recommended } from "@secretlint/secretlint-rule-preset-recommend";
+import type { lintSource } from "@secretlint/core";
 import type { FileFinding, Severity } from "./types.js";
 
-const CONFIG: Parameters<typeof lintSource>[0]["options"]["config"] = {
-  rules: [{ id: "@secretlint/secretlint-rule-preset-recommend", rule: recommended }],
-};
+type Lint = typeof lintSource;
+type LintConfig = Parameters<Lint>[0]["options"]["config"];
+
+/** secretlint and its preset, loaded the first time a text may hold a secret: most shelves never load them, and a
+ *  server that starts from its harvest record answers before any is needed. */
+let engine: Promise<{ lint: Lint; config: LintConfig }> | undefined;
+function loadEngine(): Promise<{ lint: Lint; config: LintConfig }> {
+  engine ??= Promise.all([import("@secretlint/core"), import("@secretlint/secretlint-rule-preset-recommend")]).then(([core, preset]) => ({
+    lint: core.lintSource,
+    config: { rules: [{ id: "@secretlint/secretlint-rule-preset-recommend", rule: preset.creator }] },
+  }));
+  return engine;
+}
 
 /** Credentials in a URL or connection string are often placeholders in documentation; the rest are keys. */
 const LESS_GRAVE: ReadonlySet<string> = new Set(["basicauth", "database-connection-string"]);
@@ -40,9 +49,10 @@ function shortId(ruleId: string): string {
 export async function checkSecrets(text: string, path: string): Promise<FileFinding[]> {
   if (!MAY_HOLD_SECRET.some((condition) => condition.test(text))) return [];
   const dot = path.lastIndexOf(".");
-  const result = await lintSource({
+  const { lint, config } = await loadEngine();
+  const result = await lint({
     source: { content: text, filePath: path, ext: dot === -1 ? "" : path.slice(dot), contentType: "text" },
-    options: { config: CONFIG, maskSecrets: true, noPhysicFilePath: true },
+    options: { config, maskSecrets: true, noPhysicFilePath: true },
   });
   return result.messages.map((message) => {
     const id = shortId(message.ruleId);

@@ -1,7 +1,7 @@
 // Talking to one WebDAV share through the `webdav` client: the recursive listing of a folder (one PROPFIND of depth
 // infinity where the server allows it, else a walk of depth-1 listings), one file's properties, one file's bytes.
 // Every failure becomes a fixed sentence (webdav-errors.ts): the client's own messages name URLs.
-import { createClient, type FileStat, type WebDAVClient } from "webdav";
+import type { FileStat, WebDAVClient } from "webdav";
 import type { SourceConfig } from "../config/index.js";
 import { davFailure, describeDavFailure, statusOf } from "./webdav-errors.js";
 
@@ -29,7 +29,8 @@ const WALKERS = 8;
 
 export class DavShare {
   private constructor(
-    private readonly client: WebDAVClient,
+    /** The WebDAV library is loaded with the first share opened: a server with no WebDAV source never loads it. */
+    private readonly client: Promise<WebDAVClient>,
     private readonly folder: DavFolder,
     private readonly timeoutMs: number,
   ) {}
@@ -39,10 +40,12 @@ export class DavShare {
     const auth = folder.source.auth;
     const username = typeof auth?.username === "object" ? readEnv(folder.source, env, auth.username.env) : auth?.username;
     const password = auth?.password === undefined ? undefined : readEnv(folder.source, env, auth.password.env);
-    const client = createClient(folder.url, {
-      ...(username === undefined ? {} : { username }),
-      ...(password === undefined ? {} : { password }),
-    });
+    const client = import("webdav").then(({ createClient }) =>
+      createClient(folder.url, {
+        ...(username === undefined ? {} : { username }),
+        ...(password === undefined ? {} : { password }),
+      }),
+    );
     return new DavShare(client, folder, timeoutMs);
   }
 
@@ -58,7 +61,7 @@ export class DavShare {
   /** Every file under the folder. */
   async list(): Promise<DavListing> {
     try {
-      const deep = (await this.client.getDirectoryContents(this.root, { deep: true, signal: this.signal() })) as FileStat[];
+      const deep = (await (await this.client).getDirectoryContents(this.root, { deep: true, signal: this.signal() })) as FileStat[];
       return this.collect(deep);
     } catch (error) {
       const status = statusOf(error);
@@ -79,7 +82,7 @@ export class DavShare {
           const dir = pending.pop() as string;
           running++;
           this.client
-            .getDirectoryContents(dir, { signal: this.signal() })
+            .then((client) => client.getDirectoryContents(dir, { signal: this.signal() }))
             .then((items) => {
               for (const item of items as FileStat[]) {
                 stats.push(item);
@@ -117,7 +120,7 @@ export class DavShare {
   /** The tag and size of one file now, or null when it is gone from the share. */
   async tag(rel: string, signal: AbortSignal): Promise<DavEntry | null> {
     try {
-      const stat = (await this.client.stat(this.remote(rel), { signal })) as FileStat;
+      const stat = (await (await this.client).stat(this.remote(rel), { signal })) as FileStat;
       return stat.type === "file" ? { tag: tagOf(stat), size: stat.size } : null;
     } catch (error) {
       if (statusOf(error) === 404) return null;
@@ -128,7 +131,7 @@ export class DavShare {
   /** The bytes of one file. */
   async download(rel: string, signal: AbortSignal = this.signal()): Promise<Uint8Array> {
     try {
-      const body = (await this.client.getFileContents(this.remote(rel), { format: "binary", signal })) as Buffer;
+      const body = (await (await this.client).getFileContents(this.remote(rel), { format: "binary", signal })) as Buffer;
       return new Uint8Array(body.buffer, body.byteOffset, body.byteLength);
     } catch (error) {
       throw describeDavFailure(error, this.folder.path, this.timeoutMs);
