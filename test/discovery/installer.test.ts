@@ -3,7 +3,6 @@
 // an edit on the server is seen by `skills check` and installed by `skills update`. The index is also held to the
 // v0.2.0 rules (a schema written here) and every digest is checked independently of the server.
 import { execFile } from "node:child_process";
-import { createHash } from "node:crypto";
 import fs from "node:fs";
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -21,6 +20,7 @@ import { ShelfService } from "../../src/live/shelf-service.js";
 import { makeTemp, removeTemps } from "../sources/git-fixture.js";
 import { configOf } from "../live/helpers.js";
 import { REPO_ROOT } from "../support/process.js";
+import { sha256 } from "../support/digest.js";
 
 const run = promisify(execFile);
 const TOOLS = path.join(REPO_ROOT, "test", "tools", "node_modules");
@@ -161,7 +161,7 @@ async function artifactOf(indexUrl: string, entry: Entry): Promise<Uint8Array> {
   const response = await fetch(new URL(entry.url, indexUrl));
   expect(response.status).toBe(200);
   const bytes = new Uint8Array(await response.arrayBuffer());
-  expect(`sha256:${createHash("sha256").update(bytes).digest("hex")}`).toBe(entry.digest);
+  expect(sha256(bytes)).toBe(entry.digest);
   expect(response.headers.get("etag")).toBe(`"${entry.digest}"`);
   return bytes;
 }
@@ -233,7 +233,7 @@ describe("the discovery index", () => {
     const first = await fetch(`${origin}/.well-known/agent-skills/index.json`, { headers: { "Accept-Encoding": "identity" } });
     const etag = first.headers.get("etag") as string;
     const body = Buffer.from(await first.arrayBuffer());
-    expect(etag).toBe(`"sha256:${createHash("sha256").update(body).digest("hex")}"`);
+    expect(etag).toBe(`"${sha256(body)}"`);
     expect(first.headers.get("cache-control")).toBe("private, no-cache");
     expect(first.headers.get("content-length")).toBe(String(body.byteLength));
     const again = await fetch(`${origin}/.well-known/agent-skills/index.json`, { headers: { "If-None-Match": etag } });

@@ -399,14 +399,15 @@ describe("the bounds of sessions", () => {
   });
 
   test("--session-idle-seconds: a session with no request and no stream open is closed; an open stream keeps it", async () => {
-    server = await startHttpServer(["--config", EXAMPLE_CONFIG, "--session-idle-seconds", "0.5"]);
+    const started = await startHttpServer(["--config", EXAMPLE_CONFIG, "--session-idle-seconds", "0.5"]);
+    server = started;
     // The streaming session was last used before the idle one began: had its stream not kept it, it would have been
     // closed before the idle one.
     const streaming = await initialize(server);
     const stream = await openStream(server, streaming);
     const idle = await initialize(server);
     // Any request to a session counts as use: the test watches the closed-sessions count instead.
-    const closedIdle = async (): Promise<string | undefined> => (await scrape(server))["skillshelf_mcp_sessions_closed_total{idle}"];
+    const closedIdle = async (): Promise<string | undefined> => (await scrape(started))["skillshelf_mcp_sessions_closed_total{idle}"];
     await until("the idle session closed", async () => (await closedIdle()) === "1");
     expect((await post(server, LIST, { "Mcp-Session-Id": idle })).status).toBe(404);
     expect((await post(server, LIST, { "Mcp-Session-Id": streaming })).status).toBe(200);

@@ -102,7 +102,7 @@ describe("over stdio, a 2025-era session", () => {
       env: cleanEnv(DEBUG_ENV),
       stderr: "pipe",
     });
-    transport.stderr?.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
+    transport.stderr?.on("data", (chunk: Buffer) => (stderr += chunk.toString("utf8")));
     client = new Client({ name: "live-test", version: "1" });
     client.setNotificationHandler("notifications/resources/list_changed", () => void heard.push("list_changed"));
     client.setNotificationHandler("notifications/resources/updated", (n) => void heard.push(`updated ${n.params.uri}`));

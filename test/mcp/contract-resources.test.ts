@@ -13,9 +13,9 @@ import {
   expectedManifest,
   filesOf,
   servedBytes,
-  sha256,
   skillBase,
 } from "../support/example-shelf.js";
+import { sha256 } from "../support/digest.js";
 import { bytesOf, readOne, rpcError } from "../support/mcp.js";
 import { killStragglers } from "../support/process.js";
 import { LEGS, type Transport } from "../support/transports.js";

@@ -3,7 +3,8 @@
 import type { Client } from "@modelcontextprotocol/client";
 import { SkillsClient } from "@modelcontextprotocol/client/ext/skills";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DIRECTORIES, SKILLS, expectedEntry, parseFrontmatter, sha256 } from "../support/example-shelf.js";
+import { sha256 } from "../support/digest.js";
+import { DIRECTORIES, SKILLS, expectedEntry, parseFrontmatter } from "../support/example-shelf.js";
 import { bytesOf, getSkill, listSkills, readDirectory, readOne, rpcError, type WireSkillEntry } from "../support/mcp.js";
 import { killStragglers } from "../support/process.js";
 import { LEGS, type Transport } from "../support/transports.js";
