@@ -4,21 +4,18 @@
 // v0.2.0 rules (a schema written here) and every digest is checked independently of the server.
 import { execFile } from "node:child_process";
 import fs from "node:fs";
-import type { Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { promisify } from "node:util";
 import { gunzipSync } from "node:zlib";
 import { Ajv } from "ajv";
 import { extract } from "tar-stream";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { createHttpApp } from "../../src/http/app.js";
 import { FeedTokens } from "../../src/http/feeds.js";
 import { buildHealth, formatCheckReport } from "../../src/health/index.js";
-import { ContentCache, ShelfReader } from "../../src/live/index.js";
 import { ShelfService } from "../../src/live/shelf-service.js";
 import { makeTemp, removeTemps } from "../sources/git-fixture.js";
 import { configOf } from "../live/helpers.js";
+import { serveApp, type ServedApp } from "../support/http-app.js";
 import { REPO_ROOT } from "../support/process.js";
 import { sha256 } from "../support/digest.js";
 
@@ -60,7 +57,7 @@ interface Entry {
 }
 
 let service: ShelfService;
-let server: Server;
+let server: ServedApp;
 let origin: string;
 let shelfDir: string;
 let feeds: FeedTokens;
@@ -102,25 +99,21 @@ libraries:
   - {name: ops, plugins: [ops]}
 `;
   service = await ShelfService.start(configOf(yaml, shelfDir), () => new Date(0), { cacheDir: makeTemp() });
-  const deps = { shelf: new ShelfReader(service.holder, new ContentCache()), version: "test", ttlMs: 60_000 };
   feeds = new FeedTokens({ secret: new Uint8Array(32).fill(7), lifetimeSeconds: 86_400, revoked: REVOKED }, [NARROW], () => clock);
-  const { app } = createHttpApp(service.holder, deps, {
-    host: "127.0.0.1",
+  server = await serveApp(service, {
+    version: "test",
+    ttlMs: 60_000,
     access: { clients: [NARROW], anonymous: true },
     feeds,
-    reindex: () => service.rebuild(),
     onError: (error) => {
       throw error;
     },
   });
-  server = await new Promise<Server>((resolve) => {
-    const listening = app.listen(0, "127.0.0.1", () => resolve(listening));
-  });
-  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  origin = server.origin;
 });
 
 afterAll(async () => {
-  await new Promise<void>((resolve) => server.close(() => resolve()));
+  await server.close();
   await service.close();
   removeTemps();
 });
