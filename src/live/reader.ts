@@ -28,6 +28,8 @@ export class ShelfReader {
     private readonly holder: ShelfHolder,
     private readonly contents: ContentCache,
     private readonly live?: LiveFiles,
+    /** How long a read that met a changed file waits for the pending rescan (the holder's default unless given). */
+    private readonly catchUpMs?: number,
   ) {
     this.searches = new ShelfSearch(holder);
   }
@@ -45,7 +47,7 @@ export class ShelfReader {
   async read(uri: string, scopeOn: ScopeOn): Promise<ReadOutcome> {
     const outcome = await readAnswer(this.resolve(uri, scopeOn), this.contents, this.live);
     if (outcome.ok || outcome.stale !== true) return outcome;
-    if (!(await this.holder.catchUp())) {
+    if (!(await this.holder.catchUp(this.catchUpMs))) {
       const rescan = this.live?.rescan;
       if (rescan === undefined) return outcome;
       this.rescanning ??= rescan.call(this.live).finally(() => (this.rescanning = undefined));

@@ -1,7 +1,6 @@
 // The cache directory's record of local harvests (§9): a restart with an unchanged config reuses the recorded
 // digest of every file at the same real path, size and mtime, reads whatever changed, and builds the shelf a cold
 // start builds. A changed config, or a record that is corrupted or not ours, is ignored.
-import { createHash } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, expect, test } from "vitest";
@@ -12,6 +11,7 @@ import { ShelfService } from "../../src/live/shelf-service.js";
 import { makeTemp, removeTemps, skillMd, writeFiles } from "../sources/git-fixture.js";
 import type { HarvestedFile } from "../../src/harvest/index.js";
 import type { Shelf } from "../../src/shelf/index.js";
+import { sha256 } from "../support/digest.js";
 
 afterAll(() => removeTemps());
 
@@ -193,9 +193,7 @@ test("fromRecord never serves a recorded file outside the plugin's root: that pl
       return JSON.stringify(plugin);
     });
     expect(body.join("\n")).toContain(JSON.stringify(forged));
-    const digest = `sha256:${createHash("sha256")
-      .update(body.map((line) => `${line}\n`).join(""))
-      .digest("hex")}`;
+    const digest = sha256(body.map((line) => `${line}\n`).join(""));
     fs.writeFileSync(file, [lines[0], ...body, JSON.stringify({ digest })].join("\n"));
     const service = await ShelfService.start(config, () => new Date(0), { cacheDir, fromRecord: true });
     try {

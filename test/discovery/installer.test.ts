@@ -3,24 +3,21 @@
 // an edit on the server is seen by `skills check` and installed by `skills update`. The index is also held to the
 // v0.2.0 rules (a schema written here) and every digest is checked independently of the server.
 import { execFile } from "node:child_process";
-import { createHash } from "node:crypto";
 import fs from "node:fs";
-import type { Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { promisify } from "node:util";
 import { gunzipSync } from "node:zlib";
 import { Ajv } from "ajv";
 import { extract } from "tar-stream";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { createHttpApp } from "../../src/http/app.js";
 import { FeedTokens } from "../../src/http/feeds.js";
 import { buildHealth, formatCheckReport } from "../../src/health/index.js";
-import { ContentCache, ShelfReader } from "../../src/live/index.js";
 import { ShelfService } from "../../src/live/shelf-service.js";
 import { makeTemp, removeTemps } from "../sources/git-fixture.js";
 import { configOf } from "../live/helpers.js";
+import { serveApp, type ServedApp } from "../support/http-app.js";
 import { REPO_ROOT } from "../support/process.js";
+import { sha256 } from "../support/digest.js";
 
 const run = promisify(execFile);
 const TOOLS = path.join(REPO_ROOT, "test", "tools", "node_modules");
@@ -60,7 +57,7 @@ interface Entry {
 }
 
 let service: ShelfService;
-let server: Server;
+let server: ServedApp;
 let origin: string;
 let shelfDir: string;
 let feeds: FeedTokens;
@@ -102,25 +99,21 @@ libraries:
   - {name: ops, plugins: [ops]}
 `;
   service = await ShelfService.start(configOf(yaml, shelfDir), () => new Date(0), { cacheDir: makeTemp() });
-  const deps = { shelf: new ShelfReader(service.holder, new ContentCache()), version: "test", ttlMs: 60_000 };
   feeds = new FeedTokens({ secret: new Uint8Array(32).fill(7), lifetimeSeconds: 86_400, revoked: REVOKED }, [NARROW], () => clock);
-  const { app } = createHttpApp(service.holder, deps, {
-    host: "127.0.0.1",
+  server = await serveApp(service, {
+    version: "test",
+    ttlMs: 60_000,
     access: { clients: [NARROW], anonymous: true },
     feeds,
-    reindex: () => service.rebuild(),
     onError: (error) => {
       throw error;
     },
   });
-  server = await new Promise<Server>((resolve) => {
-    const listening = app.listen(0, "127.0.0.1", () => resolve(listening));
-  });
-  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  origin = server.origin;
 });
 
 afterAll(async () => {
-  await new Promise<void>((resolve) => server.close(() => resolve()));
+  await server.close();
   await service.close();
   removeTemps();
 });
@@ -161,7 +154,7 @@ async function artifactOf(indexUrl: string, entry: Entry): Promise<Uint8Array> {
   const response = await fetch(new URL(entry.url, indexUrl));
   expect(response.status).toBe(200);
   const bytes = new Uint8Array(await response.arrayBuffer());
-  expect(`sha256:${createHash("sha256").update(bytes).digest("hex")}`).toBe(entry.digest);
+  expect(sha256(bytes)).toBe(entry.digest);
   expect(response.headers.get("etag")).toBe(`"${entry.digest}"`);
   return bytes;
 }
@@ -233,7 +226,7 @@ describe("the discovery index", () => {
     const first = await fetch(`${origin}/.well-known/agent-skills/index.json`, { headers: { "Accept-Encoding": "identity" } });
     const etag = first.headers.get("etag") as string;
     const body = Buffer.from(await first.arrayBuffer());
-    expect(etag).toBe(`"sha256:${createHash("sha256").update(body).digest("hex")}"`);
+    expect(etag).toBe(`"${sha256(body)}"`);
     expect(first.headers.get("cache-control")).toBe("private, no-cache");
     expect(first.headers.get("content-length")).toBe(String(body.byteLength));
     const again = await fetch(`${origin}/.well-known/agent-skills/index.json`, { headers: { "If-None-Match": etag } });

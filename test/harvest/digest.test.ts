@@ -1,4 +1,3 @@
-import { createHash } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 
@@ -7,10 +6,11 @@ import { afterAll, describe, expect, test } from "vitest";
 import { type HarvestedFile, type HarvestedPlugin, REASONS, SMALL_FILE_BYTES } from "../../src/harvest/index.js";
 import { sameStat } from "../../src/harvest/digest.js";
 import { harvest, makeTree, removeTrees, skillMd } from "./fixture.js";
+import { sha256 } from "../support/digest.js";
 
 afterAll(removeTrees);
 
-const sha = (bytes: Uint8Array | string): string => `sha256:${createHash("sha256").update(bytes).digest("hex")}`;
+const sha = sha256;
 const fileOf = (plugin: HarvestedPlugin, rel: string): HarvestedFile | undefined => plugin.skills[0]?.files.find((f) => f.path === rel);
 const MiB = 1024 * 1024;
 

@@ -1,10 +1,10 @@
-import { createHash } from "node:crypto";
 import path from "node:path";
 
 import { afterAll, describe, expect, test } from "vitest";
 
 import { REASONS } from "../../src/harvest/index.js";
 import { harvest, makeTree, removeTrees, skillMd } from "./fixture.js";
+import { sha256 } from "../support/digest.js";
 
 afterAll(removeTrees);
 
@@ -51,7 +51,7 @@ describe("library files", () => {
       abs: path.join(root, "shared", "api.md"),
       size: 3,
       mtimeMs: expect.any(Number) as unknown,
-      digest: `sha256:${createHash("sha256").update("api").digest("hex")}`,
+      digest: sha256("api"),
       text: true,
     });
   });

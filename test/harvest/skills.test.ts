@@ -1,10 +1,10 @@
-import { createHash } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, describe, expect, test } from "vitest";
 
 import { REASONS, rewrites } from "../../src/harvest/index.js";
 import { harvest, makeTree, removeTrees, skillMd, skillsOf, type Tree } from "./fixture.js";
+import { sha256 } from "../support/digest.js";
 
 afterAll(removeTrees);
 
@@ -138,7 +138,7 @@ describe("skills by convention, with adversarial names", () => {
     const logo = plugin.skills.find((s) => s.dir === "skills/pdf")?.files.find((f) => f.path === "assets/logo.png");
     expect(logo?.text).toBe(false);
     expect(logo?.size).toBe(PNG.length);
-    expect(logo?.digest).toBe(`sha256:${createHash("sha256").update(PNG).digest("hex")}`);
+    expect(logo?.digest).toBe(sha256(PNG));
   });
 });
 

@@ -24,17 +24,24 @@ const ERA_2025 = { supportedProtocolVersions: ["2025-11-25"] };
 const LOGS_MD = "examples/engineering-kit/skills/observability/logs/SKILL.md";
 const LOGS_URI = "skill://engineering/observability/logs/SKILL.md";
 const RELEASE_NOTES_MD = "examples/writing-kit/skills/release-notes/SKILL.md";
-/** Long enough for a quiet window and a rescan to have happened had anything been announced. */
-const SETTLE_MS = 1500;
-
-const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+const SUMMARIZE_MD = "examples/writing-kit/prompts/summarize.md";
 
 async function until(what: string, predicate: () => boolean | Promise<boolean>, boundMs = 15_000): Promise<void> {
   const start = Date.now();
   while (!(await predicate())) {
     if (Date.now() - start > boundMs) throw new Error(`timed out waiting for ${what}`);
-    await sleep(50);
+    await new Promise((resolve) => setTimeout(resolve, 50));
   }
+}
+
+/** Nothing-more-was-announced is proven by a later change that is heard: `write` makes a visible change announced as
+ *  `sentinel`, which was not heard yet; once it is heard on a stream, everything sent before it on that stream was
+ *  heard too. Answers what each of `streams` heard before it. */
+async function heardBefore(streams: string[][], sentinel: string, write: () => void): Promise<string[][]> {
+  for (const heard of streams) expect(heard).not.toContain(sentinel);
+  write();
+  await until(`the sentinel ${sentinel}`, () => streams.every((heard) => heard.includes(sentinel)));
+  return streams.map((heard) => heard.slice(0, heard.indexOf(sentinel)));
 }
 
 /** A private, watched copy of the example shelf; a reader (whole shelf) and a writer (the writing library only). */
@@ -214,18 +221,20 @@ describe("a 2025-era session over HTTP, on a watched folder", () => {
     await client.subscribeResource({ uri: LOGS_URI });
     writeFileSync(path.join(shelf.dir, LOGS_MD), "---\nname: logs\ndescription: Over a 2025 session.\n---\n# Logs\n");
     await until("two notifications", () => heard.length >= 2);
-    await sleep(SETTLE_MS);
-    expect([...heard].sort()).toEqual(["list_changed", `updated ${LOGS_URI}`]);
     expect(await readText(client, LOGS_URI)).toBe("---\nname: logs\ndescription: Over a 2025 session.\n---\n# Logs\n");
 
-    heard.length = 0;
-    writeFileSync(
-      path.join(shelf.dir, "examples/engineering-kit/commands/review.md"),
-      "---\ndescription: Review carefully\n---\nReview $ARGUMENTS.\n",
+    // The prompt edit is heard after everything the skill edit announced.
+    const [beforePrompt] = await heardBefore([heard], "prompts_changed", () =>
+      writeFileSync(
+        path.join(shelf.dir, "examples/engineering-kit/commands/review.md"),
+        "---\ndescription: Review carefully\n---\nReview $ARGUMENTS.\n",
+      ),
     );
-    await until("prompts_changed", () => heard.includes("prompts_changed"));
-    await sleep(SETTLE_MS);
-    expect(heard).toEqual(["prompts_changed"]);
+    expect([...(beforePrompt ?? [])].sort()).toEqual(["list_changed", `updated ${LOGS_URI}`]);
+    heard.splice(0, heard.indexOf("prompts_changed"));
+    const notes = (): void =>
+      writeFileSync(path.join(shelf.dir, RELEASE_NOTES_MD), "---\nname: release-notes\ndescription: The sentinel.\n---\n");
+    expect(await heardBefore([heard], "list_changed", notes)).toEqual([["prompts_changed"]]);
   });
 
   test("a narrowed ceiling hears nothing of a change outside its scope, even for a URI it subscribed to", async () => {
@@ -236,7 +245,6 @@ describe("a 2025-era session over HTTP, on a watched folder", () => {
     await writer.client.subscribeResource({ uri: LOGS_URI });
     writeFileSync(path.join(shelf.dir, LOGS_MD), "---\nname: logs\ndescription: Engineering only.\n---\n# Logs\n");
     await until("the reader's two notifications", () => reader.heard.length >= 2);
-    await sleep(SETTLE_MS);
     expect([...reader.heard].sort()).toEqual(["list_changed", `updated ${LOGS_URI}`]);
     expect(writer.heard).toEqual([]);
 
@@ -244,9 +252,11 @@ describe("a 2025-era session over HTTP, on a watched folder", () => {
     reader.heard.length = 0;
     writeFileSync(path.join(shelf.dir, RELEASE_NOTES_MD), "---\nname: release-notes\ndescription: Shorter notes.\n---\n# Notes\n");
     await until("the writer's list_changed", () => writer.heard.includes("list_changed"));
-    await sleep(SETTLE_MS);
-    expect(writer.heard).toEqual(["list_changed"]);
-    expect(reader.heard).toEqual(["list_changed"]);
+    // A prompt of the writing library, in both scopes, is heard after everything announced before it.
+    const prompt = (): void => writeFileSync(path.join(shelf.dir, SUMMARIZE_MD), "---\ndescription: The sentinel\n---\nDo $ARGUMENTS.\n");
+    const [readerHeard, writerHeard] = await heardBefore([reader.heard, writer.heard], "prompts_changed", prompt);
+    expect(writerHeard).toEqual(["list_changed"]);
+    expect(readerHeard).toEqual(["list_changed"]);
   });
 
   test("a session answers only the credential that opened it: another token, or none, gets 404", async () => {
@@ -389,20 +399,24 @@ describe("the bounds of sessions", () => {
   });
 
   test("--session-idle-seconds: a session with no request and no stream open is closed; an open stream keeps it", async () => {
-    server = await startHttpServer(["--config", EXAMPLE_CONFIG, "--session-idle-seconds", "0.5"]);
-    const idle = await initialize(server);
+    const started = await startHttpServer(["--config", EXAMPLE_CONFIG, "--session-idle-seconds", "0.5"]);
+    server = started;
+    // The streaming session was last used before the idle one began: had its stream not kept it, it would have been
+    // closed before the idle one.
     const streaming = await initialize(server);
     const stream = await openStream(server, streaming);
-    await sleep(1500);
+    const idle = await initialize(server);
+    // Any request to a session counts as use: the test watches the closed-sessions count instead.
+    const closedIdle = async (): Promise<string | undefined> => (await scrape(started))["skillshelf_mcp_sessions_closed_total{idle}"];
+    await until("the idle session closed", async () => (await closedIdle()) === "1");
     expect((await post(server, LIST, { "Mcp-Session-Id": idle })).status).toBe(404);
     expect((await post(server, LIST, { "Mcp-Session-Id": streaming })).status).toBe(200);
     // Once its stream ends, the idle clock runs for it too.
     stream.close();
     await stream.ended;
-    // Any request counts as use: the test waits rather than polls.
-    await sleep(1500);
+    await until("the formerly streaming session closed", async () => (await closedIdle()) === "2");
     expect((await post(server, LIST, { "Mcp-Session-Id": streaming })).status).toBe(404);
-    expect((await scrape(server))["skillshelf_mcp_sessions_closed_total{idle}"]).toBe("2");
+    expect(await closedIdle()).toBe("2");
   });
 
   test("--stateless: no session id, GET and DELETE answer 405, and the SDK client still works", async () => {

@@ -21,7 +21,8 @@ describe("ShelfHolder.catchUp", () => {
       return waited;
     });
     h.absorbedChanges(upTo);
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    // A whole turn of the event loop: every promise the absorbed rescan could have settled has run.
+    await new Promise((resolve) => setImmediate(resolve));
     expect(done).toBe(false); // the later event is not taken in yet
     h.absorbedChanges(h.sawChange());
     expect(await waiting).toBe(true);

@@ -1,5 +1,4 @@
 // What a read returns, and the bounded, content-addressed cache of bodies in front of the disk.
-import { createHash } from "node:crypto";
 import { mkdtempSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -8,11 +7,12 @@ import { ContentCache } from "../../src/live/content-cache.js";
 import { readAnswer } from "../../src/live/reader.js";
 import type { Answer } from "../../src/resolve/index.js";
 import type { ServedFile } from "../../src/shelf/index.js";
+import { sha256 } from "../support/digest.js";
 
 const dir = mkdtempSync(path.join(tmpdir(), "skillshelf-read-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-const sha = (bytes: Uint8Array | string): string => `sha256:${createHash("sha256").update(bytes).digest("hex")}`;
+const sha = sha256;
 
 function fileAnswer(name: string, content: string | Uint8Array, mimeType = "text/markdown"): Answer & { kind: "file" } {
   const abs = path.join(dir, name);

@@ -1,19 +1,16 @@
 // POST /reindex over a real HTTP server on port 0: a branch that advanced is picked up at once, the answer is the
 // health body plus every fetch key rebuilt, a second call with nothing new keeps the generation, and a stale fetch
 // shows in the very answer.
-import { ContentCache, ShelfReader } from "../../src/live/index.js";
 import fs from "node:fs";
-import type { Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { afterAll, beforeAll, expect, test } from "vitest";
-import { createHttpApp } from "../../src/http/app.js";
 import { ShelfService } from "../../src/live/shelf-service.js";
 import { commitFiles, makeRepo, makeTemp, removeTemps, skillMd } from "../sources/git-fixture.js";
+import { serveApp, type ServedApp } from "../support/http-app.js";
 import { configOf, gitSource, readText } from "./helpers.js";
 
 let service: ShelfService;
-let server: Server;
+let server: ServedApp;
 let url: string;
 let base: string;
 let repo: string;
@@ -30,21 +27,12 @@ libraries:
   - {name: kit, plugins: [kit, notes]}
 `;
   service = await ShelfService.start(configOf(yaml, base), () => new Date(), { cacheDir: makeTemp() });
-  const deps = { shelf: new ShelfReader(service.holder, new ContentCache()), version: "test", ttlMs: 60_000 };
-  const { app } = createHttpApp(service.holder, deps, {
-    host: "127.0.0.1",
-    access: { clients: [], anonymous: true },
-    reindex: () => service.rebuild(),
-    onError: (error) => errors.push(error),
-  });
-  server = await new Promise<Server>((resolve) => {
-    const listening = app.listen(0, "127.0.0.1", () => resolve(listening));
-  });
-  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  server = await serveApp(service, { version: "test", ttlMs: 60_000, onError: (error) => errors.push(error) });
+  url = server.origin;
 });
 
 afterAll(async () => {
-  await new Promise<void>((resolve) => server.close(() => resolve()));
+  await server.close();
   await service.close();
   removeTemps();
 });

@@ -16,9 +16,9 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, test } from "vitest";
 import { isOpenedAt, readFallbackFile, readServedFile } from "../../src/live/served-bytes.js";
-import { createHash } from "node:crypto";
 import type { DiskFile } from "../../src/harvest/index.js";
 import type { ServedFile } from "../../src/shelf/index.js";
+import { sha256 } from "../support/digest.js";
 
 const dir = mkdtempSync(path.join(tmpdir(), "skillshelf-content-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -30,7 +30,7 @@ function record(name: string, text: string): ServedFile {
   const disk: DiskFile = { path: name, abs, size: stat.size, mtimeMs: stat.mtimeMs };
   return {
     size: stat.size,
-    digest: `sha256:${createHash("sha256").update(text).digest("hex")}`,
+    digest: sha256(text),
     mimeType: "text/markdown",
     text: true,
     disk,

@@ -42,14 +42,29 @@ test("an edit in skills/.curated, and a new skills/.experimental folder, each wa
   write(dir, "skills/.curated/gh-fix-ci/SKILL.md", "---\nname: gh-fix-ci\ndescription: Fix CI.\n---\n");
   write(dir, ".git/HEAD", "ref: refs/heads/main\n");
   let changes = 0;
-  const watcher = new RootWatcher({ quietMs: 50, onChange: () => changes++, onState: () => undefined });
+  let events = 0;
+  const watcher = new RootWatcher({ quietMs: 50, onChange: () => changes++, onEvent: () => events++, onState: () => undefined });
   watchers.push(watcher);
   await watcher.watch([plannedTarget(dir)]);
   // The root, skills, skills/.curated and skills/.curated/gh-fix-ci: never .git.
   expect(watcher.size).toBe(4);
+  // A second watcher over another folder: every watch of the process reads one inotify queue in order, so once a
+  // later write there is seen, whatever the .git write caused has been delivered already.
+  const elsewhere = tempDir("skillshelf-watch-sentinel-");
+  let sentinel = false;
+  const sentinelWatcher = new RootWatcher({
+    quietMs: 50,
+    onChange: () => undefined,
+    onEvent: () => (sentinel = true),
+    onState: () => undefined,
+  });
+  watchers.push(sentinelWatcher);
+  await sentinelWatcher.watch([{ fetch: "sentinel", abs: elsewhere }]);
 
   write(dir, ".git/HEAD", "ref: refs/heads/other\n");
-  await new Promise((resolve) => setTimeout(resolve, 300));
+  write(elsewhere, "sentinel.md", "seen\n");
+  await waitFor(() => sentinel);
+  expect(events).toBe(0);
   expect(changes).toBe(0);
 
   write(dir, "skills/.curated/gh-fix-ci/SKILL.md", "---\nname: gh-fix-ci\ndescription: Fix CI, edited.\n---\n");

@@ -42,21 +42,42 @@ function copyShelf(): { dir: string; config: string } {
   return { dir, config };
 }
 
-const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
-
 /** Waits until `predicate` holds, polling; fails with `what` after a generous bound (never a timing assertion). */
 async function until(what: string, predicate: () => boolean | Promise<boolean>, boundMs = 15_000): Promise<void> {
   const start = Date.now();
   while (!(await predicate())) {
     if (Date.now() - start > boundMs) throw new Error(`timed out waiting for ${what}`);
-    await sleep(50);
+    await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }
 
 const LOGS_MD = "examples/engineering-kit/skills/observability/logs/SKILL.md";
 const LOGS_URI = "skill://engineering/observability/logs/SKILL.md";
-/** Long enough for a quiet window and a rescan to have happened had anything been announced. */
-const SETTLE_MS = 1500;
+const REVIEW_MD = "examples/engineering-kit/commands/review.md";
+const SUMMARIZE_MD = "examples/writing-kit/prompts/summarize.md";
+const NOTES_MD = "examples/writing-kit/skills/release-notes/SKILL.md";
+/** At debug level the server logs every rebuild, one that changed nothing included. */
+const DEBUG_ENV = { SKILLSHELF_LOG_LEVEL: "debug" };
+
+/** How many rebuilds the server has logged: the first is the rescan once every root is watched. */
+function rebuilds(stderr: string): number {
+  return stderr.split("\n").filter((line) => line.includes("shelf rebuilt") || line.includes("rebuild changed nothing")).length;
+}
+
+/** Nothing-happened is proven by a later change that is heard: `write` makes a visible change whose notification
+ *  `sentinel` is not otherwise expected; once it is heard, every notification sent before it was heard too. Answers
+ *  what was heard before it. */
+async function heardBefore(heard: string[], sentinel: string, write: () => void): Promise<string[]> {
+  expect(heard).not.toContain(sentinel);
+  write();
+  await until(`the sentinel ${sentinel}`, () => heard.includes(sentinel));
+  return heard.slice(0, heard.indexOf(sentinel));
+}
+
+/** A prompt whose description changes: announced as `prompts_changed` only. */
+function editPrompt(dir: string, rel: string, description: string): void {
+  writeFileSync(path.join(dir, rel), `---\ndescription: ${description}\n---\nDo $ARGUMENTS.\n`);
+}
 
 async function readText(client: Client, uri: string): Promise<string> {
   const result = await client.readResource({ uri }, { cacheMode: "bypass" });
@@ -68,24 +89,27 @@ describe("over stdio, a 2025-era session", () => {
   let client: Client;
   let shelf: { dir: string; config: string };
   const heard: string[] = [];
+  let stderr = "";
 
   beforeEach(async () => {
     assertBuilt();
     shelf = copyShelf();
     heard.length = 0;
+    stderr = "";
     const transport = new StdioClientTransport({
       command: process.execPath,
       args: [CLI, "serve", "--transport", "stdio", "--config", shelf.config, "--cache-dir", path.join(shelf.dir, "cache")],
-      env: cleanEnv(),
+      env: cleanEnv(DEBUG_ENV),
       stderr: "pipe",
     });
+    transport.stderr?.on("data", (chunk: Buffer) => (stderr += chunk.toString("utf8")));
     client = new Client({ name: "live-test", version: "1" });
     client.setNotificationHandler("notifications/resources/list_changed", () => void heard.push("list_changed"));
     client.setNotificationHandler("notifications/resources/updated", (n) => void heard.push(`updated ${n.params.uri}`));
     client.setNotificationHandler("notifications/prompts/list_changed", () => void heard.push("prompts_changed"));
     await client.connect(transport);
-    // Let the watcher settle on the fresh tree before the first edit.
-    await sleep(300);
+    // Every directory is watched once the first rescan has been logged.
+    await until("the first rescan", () => rebuilds(stderr) >= 1);
   });
   afterEach(async () => {
     await client.close();
@@ -96,8 +120,8 @@ describe("over stdio, a 2025-era session", () => {
     const file = path.join(shelf.dir, LOGS_MD);
     writeFileSync(file, "---\nname: logs\ndescription: Query logs, newest first.\n---\n# Logs\n");
     await until("two notifications", () => heard.length >= 2);
-    await sleep(SETTLE_MS);
-    expect([...heard].sort()).toEqual(["list_changed", `updated ${LOGS_URI}`]);
+    const before = await heardBefore(heard, "prompts_changed", () => editPrompt(shelf.dir, REVIEW_MD, "The sentinel"));
+    expect([...before].sort()).toEqual(["list_changed", `updated ${LOGS_URI}`]);
     expect(await readText(client, LOGS_URI)).toBe("---\nname: logs\ndescription: Query logs, newest first.\n---\n# Logs\n");
     expect(await readText(client, "skill://engineering/observability/_index.md")).toContain(`${LOGS_URI}: Query logs, newest first.`);
   });
@@ -123,9 +147,12 @@ describe("over stdio, a 2025-era session", () => {
     await client.subscribeResource({ uri: LOGS_URI });
     const file = path.join(shelf.dir, LOGS_MD);
     const later = new Date(Date.now() + 5000);
+    const seen = rebuilds(stderr);
     utimesSync(file, later, later);
-    await sleep(SETTLE_MS);
-    expect(heard).toEqual([]);
+    // The touch was seen and rescanned; its rebuild ended before the sentinel's began.
+    await until("the rescan of the touch", () => rebuilds(stderr) > seen);
+    expect(stderr).toContain("rebuild changed nothing");
+    expect(await heardBefore(heard, "prompts_changed", () => editPrompt(shelf.dir, REVIEW_MD, "The sentinel"))).toEqual([]);
   });
 
   test("a burst of 100 writes is a bounded, small number of notifications", async () => {
@@ -133,14 +160,15 @@ describe("over stdio, a 2025-era session", () => {
     const file = path.join(shelf.dir, LOGS_MD);
     for (let i = 0; i < 100; i++) {
       writeFileSync(file, `---\nname: logs\ndescription: Version ${i}.\n---\n# Logs\n`);
-      if (i % 10 === 0) await sleep(10);
+      // A turn of the event loop now and then, as an editor's saves would leave.
+      if (i % 10 === 0) await new Promise((resolve) => setImmediate(resolve));
     }
     await until("the last version to read back", async () => (await readText(client, LOGS_URI)).includes("Version 99."));
-    await sleep(SETTLE_MS);
-    const lists = heard.filter((n) => n === "list_changed").length;
+    const before = await heardBefore(heard, "prompts_changed", () => editPrompt(shelf.dir, REVIEW_MD, "The sentinel"));
+    const lists = before.filter((n) => n === "list_changed").length;
     expect(lists).toBeGreaterThanOrEqual(1);
     expect(lists).toBeLessThanOrEqual(4);
-    expect(heard.filter((n) => n.startsWith("updated")).length).toBe(lists);
+    expect(before.filter((n) => n.startsWith("updated")).length).toBe(lists);
   });
 
   test("changing a prompt announces the prompt list once", async () => {
@@ -149,8 +177,9 @@ describe("over stdio, a 2025-era session", () => {
       "---\ndescription: Review carefully\n---\nReview $ARGUMENTS.\n",
     );
     await until("prompts_changed", () => heard.includes("prompts_changed"));
-    await sleep(SETTLE_MS);
-    expect(heard).toEqual(["prompts_changed"]);
+    const sentinel = (): void =>
+      writeFileSync(path.join(shelf.dir, NOTES_MD), "---\nname: release-notes\ndescription: The sentinel.\n---\n");
+    expect(await heardBefore(heard, "list_changed", sentinel)).toEqual(["prompts_changed"]);
     const prompts = await client.listPrompts(undefined, { cacheMode: "bypass" });
     expect(prompts.prompts.find((p) => p.name === "engineering_review")?.description).toBe("Review carefully");
   });
@@ -198,7 +227,7 @@ describe("over HTTP, a 2026-07-28 client on subscriptions/listen", () => {
 
   beforeEach(async () => {
     shelf = copyShelf();
-    server = await startHttpServer(["--config", shelf.config, "--cache-dir", path.join(shelf.dir, "cache")]);
+    server = await startHttpServer(["--config", shelf.config, "--cache-dir", path.join(shelf.dir, "cache")], { env: DEBUG_ENV });
   });
   afterEach(async () => {
     await server.stop();
@@ -209,14 +238,17 @@ describe("over HTTP, a 2026-07-28 client on subscriptions/listen", () => {
     const heard: string[] = [];
     client.setNotificationHandler("notifications/resources/list_changed", () => void heard.push("list_changed"));
     client.setNotificationHandler("notifications/resources/updated", (n) => void heard.push(`updated ${n.params.uri}`));
+    client.setNotificationHandler("notifications/prompts/list_changed", () => void heard.push("prompts_changed"));
     await client.connect(new StreamableHTTPClientTransport(server.url));
     const listen = await client.listen({ resourcesListChanged: true, promptsListChanged: true, resourceSubscriptions: [LOGS_URI] });
-    await sleep(300);
+    await until("the first rescan", () => rebuilds(server.stderr()) >= 1);
 
     const file = path.join(shelf.dir, LOGS_MD);
     const later = new Date(Date.now() + 5000);
+    const seen = rebuilds(server.stderr());
     utimesSync(file, later, later);
-    await sleep(SETTLE_MS);
+    await until("the rescan of the touch", () => rebuilds(server.stderr()) > seen);
+    expect(server.stderr()).toContain("rebuild changed nothing");
     expect(heard).toEqual([]);
     // Nothing visible changed, so the shelf was not even swapped: the generation stays.
     const health = (await (await fetch(`${server.origin}/health`)).json()) as { generation: number };
@@ -224,8 +256,9 @@ describe("over HTTP, a 2026-07-28 client on subscriptions/listen", () => {
 
     writeFileSync(file, "---\nname: logs\ndescription: Over HTTP.\n---\n# Logs\n");
     await until("two notifications", () => heard.length >= 2);
-    await sleep(SETTLE_MS);
-    expect([...heard].sort()).toEqual(["list_changed", `updated ${LOGS_URI}`]);
+    // The touch before and the edit each announced exactly this, no more.
+    const before = await heardBefore(heard, "prompts_changed", () => editPrompt(shelf.dir, REVIEW_MD, "The sentinel"));
+    expect([...before].sort()).toEqual(["list_changed", `updated ${LOGS_URI}`]);
     expect(await readText(client, LOGS_URI)).toContain("description: Over HTTP.");
     await listen.close();
     await client.close();
@@ -236,8 +269,9 @@ describe("over HTTP, a 2026-07-28 client on subscriptions/listen", () => {
       const client = new Client({ name: "scoped", version: "1" }, { versionNegotiation: { mode: { pin: "2026-07-28" } } });
       client.setNotificationHandler("notifications/resources/list_changed", () => void heard.push("list_changed"));
       client.setNotificationHandler("notifications/resources/updated", (n) => void heard.push(`updated ${n.params.uri}`));
+      client.setNotificationHandler("notifications/prompts/list_changed", () => void heard.push("prompts_changed"));
       await client.connect(new StreamableHTTPClientTransport(url));
-      const listen = await client.listen({ resourcesListChanged: true, resourceSubscriptions: [LOGS_URI] });
+      const listen = await client.listen({ resourcesListChanged: true, promptsListChanged: true, resourceSubscriptions: [LOGS_URI] });
       return { close: async () => (await listen.close(), await client.close()) };
     };
     const writingOnly: string[] = [];
@@ -248,21 +282,26 @@ describe("over HTTP, a 2026-07-28 client on subscriptions/listen", () => {
       await listener(server.url, everything),
       await listener(new URL(`${server.url}?library=writing`), alsoWriting),
     ];
-    await sleep(300);
+    await until("the first rescan", () => rebuilds(server.stderr()) >= 1);
 
     writeFileSync(path.join(shelf.dir, LOGS_MD), "---\nname: logs\ndescription: Outside the writing scope.\n---\n# Logs\n");
     await until("the unnarrowed stream", () => everything.length >= 2);
-    await sleep(SETTLE_MS);
     expect([...everything].sort()).toEqual(["list_changed", `updated ${LOGS_URI}`]);
     expect(writingOnly).toEqual([]);
     expect(alsoWriting).toEqual([]);
 
-    const notes = path.join(shelf.dir, "examples/writing-kit/skills/release-notes/SKILL.md");
+    const notes = path.join(shelf.dir, NOTES_MD);
     writeFileSync(notes, "---\nname: release-notes\ndescription: Inside the writing scope.\n---\n# Notes\n");
     await until("both writing streams", () => writingOnly.length >= 1 && alsoWriting.length >= 1);
-    await sleep(SETTLE_MS);
-    expect(writingOnly).toEqual(["list_changed"]);
-    expect(alsoWriting).toEqual(["list_changed"]);
+    // A prompt of the writing kit is in every scope here: once each stream heard it, each heard all before it.
+    editPrompt(shelf.dir, SUMMARIZE_MD, "The sentinel");
+    await until("the sentinel on every stream", () =>
+      [writingOnly, everything, alsoWriting].every((heard) => heard.includes("prompts_changed")),
+    );
+    expect(writingOnly).toEqual(["list_changed", "prompts_changed"]);
+    expect(alsoWriting).toEqual(["list_changed", "prompts_changed"]);
+    expect([...everything.slice(0, 2)].sort()).toEqual(["list_changed", `updated ${LOGS_URI}`]);
+    expect(everything.slice(2)).toEqual(["list_changed", "prompts_changed"]);
     for (const open of listeners) await open.close();
   });
 

@@ -1,9 +1,9 @@
 // Builds Shelf objects straight from literals, for the pure resolver's tests: no disk, fake `abs` values.
-import { createHash } from "node:crypto";
 import { mimeTypeFor } from "../../src/address/index.js";
 import type { DiskFile, HarvestedFile, HarvestedPlugin } from "../../src/harvest/index.js";
 import type { Library, LibraryFile, ServedFile, Shelf, Skill } from "../../src/shelf/index.js";
 import type { Scope } from "../../src/resolve/index.js";
+import { sha256 } from "../support/digest.js";
 
 export interface SkillSpec {
   /** The skill directory relative to the plugin root. */
@@ -53,7 +53,7 @@ export function ownerOf(file: object): string | undefined {
 }
 
 export function digestOf(content: string): string {
-  return `sha256:${createHash("sha256").update(content).digest("hex")}`;
+  return sha256(content);
 }
 
 export function skillMd(name: string, description: string): string {

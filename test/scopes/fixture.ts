@@ -1,10 +1,10 @@
 // The scopes fixture: three libraries over four plugins, written to a fresh temp dir at test time with its
 // config beside it. One plugin (review-kit) is in two libraries; one (broken-kit) points at a missing folder,
 // so library `dead` exists but serves nothing.
-import { createHash } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { sha256 } from "../support/digest.js";
 
 /** Environment variables holding the clients' tokens, and values no log line may ever contain. */
 export const TOKEN_ENV = {
@@ -139,10 +139,6 @@ export function file(plugin: string, rel: string): string {
   const content = FILES[`plugins/${plugin}/${rel}`];
   if (content === undefined) throw new Error(`no fixture file plugins/${plugin}/${rel}`);
   return content;
-}
-
-export function sha256(text: string): string {
-  return `sha256:${createHash("sha256").update(text, "utf8").digest("hex")}`;
 }
 
 /** A manifest exactly as §4.3 shapes it, from `[path, served text]` pairs (sorted by path here). */

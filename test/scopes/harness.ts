@@ -1,17 +1,15 @@
 // Shared plumbing for the scopes tests: the fixture's shelf service, an in-process MCP client over a compiled
 // view, and helpers that turn a read, a tool call or a custom request into one comparable value.
 import { ContentCache, ShelfReader } from "../../src/live/index.js";
-import type { Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { Client, InMemoryTransport, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { serveStdio } from "@modelcontextprotocol/server/stdio";
 import * as z from "zod";
 import { loadConfig } from "../../src/config/index.js";
 import type { Access } from "../../src/http/access.js";
-import { createHttpApp } from "../../src/http/app.js";
 import { ShelfService } from "../../src/live/shelf-service.js";
 import type { RequestView } from "../../src/mcp/request-view.js";
 import { buildMcpServer } from "../../src/mcp/server.js";
+import { serveApp } from "../support/http-app.js";
 import { writeFixture, type Fixture } from "./fixture.js";
 
 export interface Served {
@@ -41,33 +39,10 @@ export interface HttpServer {
   close(): Promise<void>;
 }
 
-/** The real HTTP app on an ephemeral port, with `access` deciding who may ask. */
+/** The real HTTP app on an ephemeral port, with `access` deciding who may ask (its MCP endpoint closed too). */
 export async function startHttp(service: ShelfService, access: Access): Promise<HttpServer> {
-  const { app, mcp } = createHttpApp(
-    service.holder,
-    { shelf: new ShelfReader(service.holder, new ContentCache()), version: "0.0.0-test", ttlMs: 0 },
-    {
-      host: "127.0.0.1",
-      access,
-      reindex: () => service.rebuild(),
-      onError: () => undefined,
-    },
-  );
-  const server = await new Promise<Server>((resolve, reject) => {
-    const listening = app.listen(0, "127.0.0.1", () => resolve(listening));
-    listening.once("error", reject);
-  });
-  const { port } = server.address() as AddressInfo;
-  return {
-    origin: `http://127.0.0.1:${port}`,
-    close: async () => {
-      await new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      });
-      await mcp.close();
-    },
-  };
+  const served = await serveApp(service, { access });
+  return { origin: served.origin, close: () => served.close() };
 }
 
 /** An SDK client over Streamable HTTP to `url`, sending `headers` on every request. */

@@ -3,7 +3,6 @@
 // file, library file or fallback of a plugin outside the compiled scope or the client's ceiling, and none of
 // a library other than the scope's — and nothing throws. Generated documents, hints and directory reads
 // never name an address the same scope cannot read.
-import { createHash } from "node:crypto";
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
 import { compileScope } from "../../src/resolve/compile-scope.js";
@@ -12,6 +11,7 @@ import { buildShelf } from "../../src/shelf/build.js";
 import type { ScopeSpec } from "../../src/config/index.js";
 import type { HarvestedFile, HarvestedPlugin, HarvestedSkill, PluginMeta } from "../../src/harvest/index.js";
 import type { Shelf } from "../../src/shelf/index.js";
+import { sha256 } from "../support/digest.js";
 
 const PLUGINS = ["p0", "p1", "p2", "p3"] as const;
 const LIBRARIES = ["l0", "l1", "l2"] as const;
@@ -36,7 +36,7 @@ function harvested(plugin: string, path: string, text: string): HarvestedFile & 
     abs: `mem:${plugin}/${path}`,
     size: bytes.byteLength,
     mtimeMs: 0,
-    digest: `sha256:${createHash("sha256").update(bytes).digest("hex")}`,
+    digest: sha256(bytes),
     text: true,
     bytes,
   };

@@ -1,6 +1,5 @@
 // buildShelf over harvests written in the test body (no disk): the exact rows a library is made of when plugins
 // are missing, overlap three deep, keep SKILL.md bytes for lenient naming or placeholders, or were never parsed.
-import { createHash } from "node:crypto";
 import { describe, expect, test } from "vitest";
 import type { SkipRow } from "../../src/address/index.js";
 import type { HarvestedFile, HarvestedPlugin, HarvestedSkill } from "../../src/harvest/index.js";
@@ -9,10 +8,11 @@ import { buildShelf, type LibraryPlan } from "../../src/shelf/build.js";
 import { parsePluginPrompts } from "../../src/shelf/prompts.js";
 import { compileSelector } from "../../src/shelf/select.js";
 import type { Library } from "../../src/shelf/types.js";
+import { sha256 } from "../support/digest.js";
 
 const ENCODER = new TextEncoder();
 const DECODER = new TextDecoder();
-const sha = (bytes: Uint8Array): string => `sha256:${createHash("sha256").update(bytes).digest("hex")}`;
+const sha = sha256;
 
 function diskFile(path: string, content: string | Uint8Array, options: { keep?: boolean; binary?: boolean } = {}): HarvestedFile {
   const bytes = typeof content === "string" ? ENCODER.encode(content) : content;

@@ -1,6 +1,5 @@
 // The pure shelf build over real harvests of small trees: conflicts between plugins of one library, per-library
 // placeholder substitution and digests, nested skills in the outer manifest, prompts, selectors and citations.
-import { createHash } from "node:crypto";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -10,6 +9,7 @@ import { buildShelf, type LibraryPlan } from "../../src/shelf/build.js";
 import { auditCitations, buildHealth } from "../../src/health/index.js";
 import { parsePluginPrompts } from "../../src/shelf/prompts.js";
 import { selectLibraryPlugins } from "../../src/shelf/select.js";
+import { sha256 } from "../support/digest.js";
 
 const root = mkdtempSync(path.join(tmpdir(), "skillshelf-build-"));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -42,7 +42,7 @@ function build(plugins: HarvestedPlugin[], libraries: LibraryPlan[]) {
   return buildShelf({ generation: 1, built: "2026-11-30T00:00:00.000Z", libraries, plugins, fetches: new Map() });
 }
 
-const sha = (text: string): string => `sha256:${createHash("sha256").update(text).digest("hex")}`;
+const sha = sha256;
 
 interface ConflictRow {
   readonly title: string;

@@ -1,11 +1,11 @@
 // What the bundled example shelf (plugins.example.yaml + examples/) must serve. The indexes, listing rows and
 // hints are written out literally; file bodies, sizes and digests are computed from the example tree on disk
 // with the §2.3 placeholder rule, so the expectations stay independent of the code under test.
-import { createHash } from "node:crypto";
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { parse as parseYaml } from "yaml";
 import { REPO_ROOT } from "./process.js";
+import { sha256 } from "./digest.js";
 
 export const ADVICE =
   "Read a folder's _index.md to see what it holds, a skill's SKILL.md for its instructions, and the skill's _manifest for the other files it ships.";
@@ -190,10 +190,6 @@ export function servedBytes(skill: ExampleSkill, rel: string): Buffer {
   const nestedDir = path.posix.dirname(rel);
   const address = nestedDir === "." ? skill.address : `${skill.address}/${nestedDir}`;
   return Buffer.from(substitutePlaceholders(raw.toString("utf8"), skill.library, address), "utf8");
-}
-
-export function sha256(bytes: Uint8Array | string): string {
-  return `sha256:${createHash("sha256").update(bytes).digest("hex")}`;
 }
 
 export function skillBase(skill: ExampleSkill): string {

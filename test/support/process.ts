@@ -15,10 +15,11 @@ export function assertBuilt(): void {
   if (!existsSync(CLI)) throw new Error("dist/cli.js is missing: run `npm run build` (npm test builds before vitest)");
 }
 
-/** Where the CLI's default cache directory lands in tests: a private temporary directory, never the user's. */
+/** Where the CLI's default cache directory lands in tests: a private temporary directory, never the user's (made
+ *  again for the next test file once the last one's temporary directories are removed). */
 let cacheHome: string | undefined;
 function testCacheHome(): string {
-  cacheHome ??= tempDir("skillshelf-test-cache-");
+  if (cacheHome === undefined || !existsSync(cacheHome)) cacheHome = tempDir("skillshelf-test-cache-");
   return cacheHome;
 }
 

@@ -2,16 +2,14 @@
 // built CLI, over the built CLI's HTTP server, and over the express app listening in this process — each in
 // the protocol eras a client can negotiate.
 import { ContentCache, ShelfReader } from "../../src/live/index.js";
-import type { Server as HttpServer } from "node:http";
-import type { AddressInfo } from "node:net";
 import { Client, InMemoryTransport, StreamableHTTPClientTransport, type ClientOptions } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { serveStdio } from "@modelcontextprotocol/server/stdio";
 import { loadConfig } from "../../src/config/index.js";
-import { createHttpApp } from "../../src/http/app.js";
 import { ShelfService } from "../../src/live/shelf-service.js";
 import { DEFAULT_VIEW, parseRequestSettings, type RequestView } from "../../src/mcp/request-view.js";
 import { buildMcpServer, type ServerDeps } from "../../src/mcp/server.js";
+import { serveApp, type ServedApp } from "./http-app.js";
 import { CLI, EXAMPLE_CONFIG, REPO_ROOT, assertBuilt, cleanEnv, startHttpServer, type ServerProcess } from "./process.js";
 
 export interface Era {
@@ -175,8 +173,7 @@ export function httpChild(args: readonly string[] = ["--config", EXAMPLE_CONFIG]
 /** createHttpApp listening on port 0 in this process, over a ShelfService this test can rebuild. */
 export function httpInProcess(config = EXAMPLE_CONFIG): Transport & { service(): ShelfService; url(): URL } {
   let service: ShelfService | undefined;
-  let listening: HttpServer | undefined;
-  let url: URL | undefined;
+  let served: ServedApp | undefined;
   const open: Client[] = [];
   const errors: unknown[] = [];
   return {
@@ -188,39 +185,20 @@ export function httpInProcess(config = EXAMPLE_CONFIG): Transport & { service():
       return service;
     },
     url: () => {
-      if (url === undefined) throw new Error("start() first");
-      return url;
+      if (served === undefined) throw new Error("start() first");
+      return served.url;
     },
     async start() {
-      const started = await startExampleService(config);
-      service = started;
-      const { app } = createHttpApp(
-        started.holder,
-        { shelf: new ShelfReader(started.holder, new ContentCache()), version: "test", ttlMs: EXAMPLE_TTL_MS },
-        {
-          host: "127.0.0.1",
-          reindex: () => started.rebuild(),
-          onError: (error) => errors.push(error),
-          access: { clients: [], anonymous: true },
-        },
-      );
-      listening = await new Promise<HttpServer>((resolve, reject) => {
-        const server = app.listen(0, "127.0.0.1", () => resolve(server));
-        server.once("error", reject);
-      });
-      url = new URL(`http://127.0.0.1:${(listening.address() as AddressInfo).port}/mcp`);
+      service = await startExampleService(config);
+      served = await serveApp(service, { version: "test", ttlMs: EXAMPLE_TTL_MS, onError: (error) => errors.push(error) });
     },
     connect(era, settings = {}) {
-      if (url === undefined) throw new Error("start() first");
-      return connectHttp(url, era, settings, open);
+      if (served === undefined) throw new Error("start() first");
+      return connectHttp(served.url, era, settings, open);
     },
     async stop() {
       for (const client of open.splice(0)) await client.close();
-      const server = listening;
-      if (server !== undefined) {
-        server.closeAllConnections();
-        await new Promise<void>((resolve) => server.close(() => resolve()));
-      }
+      await served?.close();
       await service?.close();
       // Failures the app only logs are still failures.
       if (errors.length > 0) throw new Error(`the HTTP app reported errors: ${errors.map(String).join("; ")}`);

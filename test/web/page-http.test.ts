@@ -1,9 +1,9 @@
 // The page over plain HTTP on a real socket: security headers, safe rendering of hostile skills, the sign-in
 // cookie and its flags, CSRF refusals, downloads, and scopes (out of scope answers exactly like nonexistent).
-import { createHash } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { send, type RawResponse } from "../support/http.js";
 import { HOSTILE_SKILL_MD, PNG, serveWeb, TOKENS, writeWebShelf, type Served } from "./fixture.js";
+import { sha256 } from "../support/digest.js";
 
 const CSP = "default-src 'none'; style-src 'self'; img-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
 
@@ -197,7 +197,7 @@ describe("the page over HTTP, with clients declared and no anonymous access", ()
       ["assets/logo.png", PNG.length],
       ["notes/page.html", 61],
     ]);
-    expect(rows[1]?.[3]).toBe(`sha256:${createHash("sha256").update(PNG).digest("hex")}`);
+    expect(rows[1]?.[3]).toBe(sha256(PNG));
     expect(squash(response.text)).toMatch(
       /<h2>Prompts<\/h2><ul class="rows"><li><code>pub_triage<\/code ?><span class="count">\(service\)<\/span>/,
     );

@@ -1,49 +1,42 @@
 // The MCP contract, part 3: the Skills extension (SEP-2640, §6) — skills/list, skills/get and
 // resources/directory/read — over every transport and era, with the SDK's SkillsClient as a second opinion.
-import type { Client } from "@modelcontextprotocol/client";
 import { SkillsClient } from "@modelcontextprotocol/client/ext/skills";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DIRECTORIES, SKILLS, expectedEntry, parseFrontmatter, sha256 } from "../support/example-shelf.js";
-import { bytesOf, getSkill, listSkills, readDirectory, readOne, rpcError, type WireSkillEntry } from "../support/mcp.js";
-import { killStragglers } from "../support/process.js";
-import { LEGS, type Transport } from "../support/transports.js";
-
-afterAll(killStragglers);
+import { beforeAll, expect, it } from "vitest";
+import { sha256 } from "../../support/digest.js";
+import { DIRECTORIES, SKILLS, expectedEntry, parseFrontmatter } from "../../support/example-shelf.js";
+import { bytesOf, getSkill, listSkills, readDirectory, readOne, rpcError, type WireSkillEntry } from "../../support/mcp.js";
+import type { ContractLeg } from "../../support/contract.js";
 
 /** An entry as the wire carries it, without loose extras the schema let through. */
 const entryOf = (entry: WireSkillEntry): unknown => ({ uri: entry.uri, frontmatter: entry.frontmatter, resources: entry.resources });
 
-describe.each(LEGS)("skills extension over $name", ({ era, transport: makeTransport }) => {
-  const transport: Transport = makeTransport();
-  let client: Client;
+export function skillsContract(leg: ContractLeg): void {
+  const { era, transport } = leg;
   let listed: WireSkillEntry[] = [];
 
   beforeAll(async () => {
-    await transport.start();
-    client = await transport.connect(era);
-    listed = (await listSkills(client)).skills;
+    listed = (await listSkills(leg.client)).skills;
   });
-  afterAll(() => transport.stop());
 
   it("declares io.modelcontextprotocol/skills with directoryRead, whatever the client declared", () => {
-    expect(client.getServerCapabilities()?.extensions).toEqual({ "io.modelcontextprotocol/skills": { directoryRead: true } });
+    expect(leg.client.getServerCapabilities()?.extensions).toEqual({ "io.modelcontextprotocol/skills": { directoryRead: true } });
   });
 
   it("lists every skill once, sorted by URI, each entry exactly {uri, frontmatter, resources}", async () => {
-    const page = await listSkills(client);
+    const page = await listSkills(leg.client);
     expect(page.nextCursor).toBeUndefined();
     expect(page.skills.map(entryOf)).toEqual(SKILLS.map(expectedEntry));
   });
 
   it.each(SKILLS)("answers skills/get $uri with its skills/list entry", async ({ uri }) => {
-    const got = await getSkill(client, uri);
+    const got = await getSkill(leg.client, uri);
     expect(entryOf(got.skill)).toEqual(entryOf(listed.find((entry) => entry.uri === uri) as WireSkillEntry));
   });
 
   it.each(SKILLS)("reads back every resource of $uri with the promised digest and size", async ({ uri }) => {
     const entry = listed.find((e) => e.uri === uri) as WireSkillEntry;
     for (const resource of entry.resources) {
-      const bytes = bytesOf(await readOne(client, resource.uri));
+      const bytes = bytesOf(await readOne(leg.client, resource.uri));
       expect({ uri: resource.uri, digest: sha256(bytes), size: bytes.length }).toEqual({
         uri: resource.uri,
         digest: resource.digest,
@@ -54,11 +47,11 @@ describe.each(LEGS)("skills extension over $name", ({ era, transport: makeTransp
 
   it.each(SKILLS)("publishes for $uri the frontmatter a fresh parse of the served SKILL.md gives", async ({ uri }) => {
     const entry = listed.find((e) => e.uri === uri) as WireSkillEntry;
-    expect(entry.frontmatter).toEqual(parseFrontmatter((await readOne(client, uri)).text ?? ""));
+    expect(entry.frontmatter).toEqual(parseFrontmatter((await readOne(leg.client, uri)).text ?? ""));
   });
 
   it("verifies under the SDK's SkillsClient: list, get, every file read and directory", async () => {
-    const skills = new SkillsClient(client);
+    const skills = new SkillsClient(leg.client);
     expect({ supported: skills.supported, directoryRead: skills.directoryRead }).toEqual({ supported: true, directoryRead: true });
     const listing = await skills.list();
     expect(listing.skills.map((s) => s.uri)).toEqual(SKILLS.map((s) => s.uri));
@@ -81,8 +74,8 @@ describe.each(LEGS)("skills extension over $name", ({ era, transport: makeTransp
   it.each(["!!!", Buffer.from("garbage", "utf8").toString("base64url"), Buffer.from("after:", "utf8").toString("base64url")])(
     "refuses the malformed cursor %s with -32602",
     async (cursor) => {
-      expect((await rpcError(listSkills(client, cursor))).code).toBe(-32602);
-      expect((await rpcError(readDirectory(client, "skill://engineering", cursor))).code).toBe(-32602);
+      expect((await rpcError(listSkills(leg.client, cursor))).code).toBe(-32602);
+      expect((await rpcError(readDirectory(leg.client, "skill://engineering", cursor))).code).toBe(-32602);
     },
   );
 
@@ -96,12 +89,12 @@ describe.each(LEGS)("skills extension over $name", ({ era, transport: makeTransp
     ["a skipped skill", "skill://writing/Bad_Name/SKILL.md"],
     ["garbage", "not a uri"],
   ])("refuses skills/get of %s with -32602 and data.uri as sent", async (_what, uri) => {
-    const error = await rpcError(getSkill(client, uri));
+    const error = await rpcError(getSkill(leg.client, uri));
     expect({ code: error.code, data: error.data }).toEqual({ code: -32602, data: { uri } });
   });
 
   it.each(Object.entries(DIRECTORIES))("answers resources/directory/read %s with its direct children", async (uri, entries) => {
-    const page = await readDirectory(client, uri);
+    const page = await readDirectory(leg.client, uri);
     expect(page.nextCursor).toBeUndefined();
     expect(page.resources).toEqual(entries);
   });
@@ -110,7 +103,7 @@ describe.each(LEGS)("skills extension over $name", ({ era, transport: makeTransp
     for (const entries of Object.values(DIRECTORIES)) {
       for (const entry of entries) {
         if (entry.mimeType === "inode/directory") continue;
-        const content = await readOne(client, entry.uri);
+        const content = await readOne(leg.client, entry.uri);
         expect({ mimeType: content.mimeType, size: bytesOf(content).length }).toEqual({ mimeType: entry.mimeType, size: entry.size });
       }
     }
@@ -123,17 +116,17 @@ describe.each(LEGS)("skills extension over $name", ({ era, transport: makeTransp
     ["an unknown library", "skill://nope"],
     ["garbage", "not a uri"],
   ])("refuses resources/directory/read of %s with -32602 and data.uri as sent", async (_what, uri) => {
-    const error = await rpcError(readDirectory(client, uri));
+    const error = await rpcError(readDirectory(leg.client, uri));
     expect({ code: error.code, data: error.data }).toEqual({ code: -32602, data: { uri } });
   });
 
   if (era.modern) {
     it("stamps ttlMs and cacheScope on all three extension results", async () => {
       const expected = { ttlMs: transport.ttlMs, cacheScope: "public" };
-      const list = await listSkills(client);
-      const get = await getSkill(client, "skill://writing/release-notes/SKILL.md");
-      const dir = await readDirectory(client, "skill://writing/release-notes");
+      const list = await listSkills(leg.client);
+      const get = await getSkill(leg.client, "skill://writing/release-notes/SKILL.md");
+      const dir = await readDirectory(leg.client, "skill://writing/release-notes");
       expect([list, get, dir].map(({ ttlMs, cacheScope }) => ({ ttlMs, cacheScope }))).toEqual([expected, expected, expected]);
     });
   }
-});
+}

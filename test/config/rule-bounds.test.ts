@@ -8,7 +8,7 @@ import { parseConfig } from "../../src/config/load.js";
 import { normaliseTagItem, parseTagItem, parseTagSelector } from "../../src/config/tags.js";
 import { parseDuration, parseSize } from "../../src/config/units.js";
 
-const BASE = fs.mkdtempSync(path.join(os.tmpdir(), "skillshelf-config-gaps-"));
+const BASE = fs.mkdtempSync(path.join(os.tmpdir(), "skillshelf-config-rule-bounds-"));
 afterAll(() => fs.rmSync(BASE, { recursive: true, force: true }));
 const SOURCES: SourceKinds = new Map([["github", "git"]]);
 const REF_RULE = "ref must be a commit, branch or tag name: letters, digits and . _ + @ / -, not starting with - or /, without '..'";

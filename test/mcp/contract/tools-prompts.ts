@@ -1,6 +1,5 @@
 // The MCP contract, part 2: tools for tool-only clients and prompts (§6, §7), over every transport and era.
-import type { Client } from "@modelcontextprotocol/client";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { expect, it } from "vitest";
 import {
   DOCUMENTS,
   FULL_LISTING,
@@ -13,34 +12,24 @@ import {
   RESOURCE_TOOL_NAMES,
   TOOL_ANNOTATIONS,
   exampleFile,
-} from "../support/example-shelf.js";
-import { rpcError, toolText } from "../support/mcp.js";
-import { killStragglers } from "../support/process.js";
-import { LEGS, type Transport } from "../support/transports.js";
+} from "../../support/example-shelf.js";
+import { rpcError, toolText } from "../../support/mcp.js";
+import type { ContractLeg } from "../../support/contract.js";
 
 const LOGO = "skill://writing/release-notes/assets/logo.png";
 
-afterAll(killStragglers);
-
-describe.each(LEGS)("tools and prompts over $name", ({ era, transport: makeTransport }) => {
-  const transport: Transport = makeTransport();
-  let client: Client;
-
-  beforeAll(async () => {
-    await transport.start();
-    client = await transport.connect(era);
-  });
-  afterAll(() => transport.stop());
+export function toolsAndPromptsContract(leg: ContractLeg): void {
+  const { era, transport } = leg;
 
   // The result without its 2026-07-28 `_meta` (serverInfo), which is the era's envelope, not the tool's answer.
   const call = async (name: string, args: Record<string, unknown>): Promise<unknown> => {
-    const { _meta: _envelope, ...result } = await client.callTool({ name, arguments: args });
+    const { _meta: _envelope, ...result } = await leg.client.callTool({ name, arguments: args });
     return result;
   };
 
   it("lists only search_skills to a client that did not say it lacks resources or prompts", async () => {
-    expect(client.getServerCapabilities()?.tools).toBeDefined();
-    const tools = (await client.listTools(undefined, { cacheMode: "bypass" })).tools;
+    expect(leg.client.getServerCapabilities()?.tools).toBeDefined();
+    const tools = (await leg.client.listTools(undefined, { cacheMode: "bypass" })).tools;
     expect(tools.map((tool) => tool.name)).toEqual(["search_skills"]);
     expect(tools[0]).toMatchObject({ annotations: TOOL_ANNOTATIONS, inputSchema: { type: "object", required: ["query"] } });
   });
@@ -94,7 +83,7 @@ describe.each(LEGS)("tools and prompts over $name", ({ era, transport: makeTrans
   });
 
   it("refuses an unknown tool with -32602, a protocol error (MCP tools: unknown tools are not tool results)", async () => {
-    expect((await rpcError(client.callTool({ name: "no_such_tool", arguments: {} }))).code).toBe(-32602);
+    expect((await rpcError(leg.client.callTool({ name: "no_such_tool", arguments: {} }))).code).toBe(-32602);
   });
 
   it("answers list_prompts with the prompts as JSON", async () => {
@@ -112,25 +101,25 @@ describe.each(LEGS)("tools and prompts over $name", ({ era, transport: makeTrans
   });
 
   it("lists the example prompts", async () => {
-    expect(client.getServerCapabilities()?.prompts).toBeDefined();
-    expect((await client.listPrompts(undefined, { cacheMode: "bypass" })).prompts).toEqual(PROMPTS);
+    expect(leg.client.getServerCapabilities()?.prompts).toBeDefined();
+    expect((await leg.client.listPrompts(undefined, { cacheMode: "bypass" })).prompts).toEqual(PROMPTS);
   });
 
   it.each(RENDERED)("renders prompt $name with $args", async ({ name, args, description, text }) => {
-    expect(await client.getPrompt({ name, arguments: args })).toMatchObject({
+    expect(await leg.client.getPrompt({ name, arguments: args })).toMatchObject({
       description,
       messages: [{ role: "user", content: { type: "text", text } }],
     });
   });
 
   it("refuses a missing required argument with -32602 naming it", async () => {
-    const error = await rpcError(client.getPrompt({ name: "writing_summarize", arguments: { audience: "ops" } }));
+    const error = await rpcError(leg.client.getPrompt({ name: "writing_summarize", arguments: { audience: "ops" } }));
     expect(error.code).toBe(-32602);
     expect(error.message).toContain("'document'");
   });
 
   it("refuses an unknown prompt with -32602", async () => {
-    expect((await rpcError(client.getPrompt({ name: "writing_nope" }))).code).toBe(-32602);
+    expect((await rpcError(leg.client.getPrompt({ name: "writing_nope" }))).code).toBe(-32602);
   });
 
   if (transport.settings) {
@@ -174,4 +163,4 @@ describe.each(LEGS)("tools and prompts over $name", ({ era, transport: makeTrans
       expect(JSON.parse(toolText(await full.callTool({ name: "list_resources", arguments: {} })))).toEqual(FULL_LISTING);
     });
   }
-});
+}

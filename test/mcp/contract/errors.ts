@@ -1,13 +1,10 @@
 // The MCP contract, part 4 (§6 Errors): bad params are -32602 on every method the server owns — nothing a client
 // sends may produce -32603 — and no error message leaks an absolute path or a stack trace.
-import type { Client } from "@modelcontextprotocol/client";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { expect, it } from "vitest";
 import * as z from "zod";
-import { rpcError } from "../support/mcp.js";
-import { REPO_ROOT, killStragglers } from "../support/process.js";
-import { LEGS, type Transport } from "../support/transports.js";
-
-afterAll(killStragglers);
+import { rpcError } from "../../support/mcp.js";
+import { REPO_ROOT } from "../../support/process.js";
+import type { ContractLeg } from "../../support/contract.js";
 
 const ANY = z.looseObject({});
 
@@ -29,18 +26,9 @@ const MALFORMED: readonly (readonly [string, Record<string, unknown>])[] = [
   ["resources/directory/read", { uri: "skill://engineering", cursor: 5 }],
 ];
 
-describe.each(LEGS)("errors over $name", ({ era, transport: makeTransport }) => {
-  const transport: Transport = makeTransport();
-  let client: Client;
-
-  beforeAll(async () => {
-    await transport.start();
-    client = await transport.connect(era);
-  });
-  afterAll(() => transport.stop());
-
+export function errorsContract(leg: ContractLeg): void {
   it.each(MALFORMED)("refuses %s %j with -32602, never -32603", async (method, params) => {
-    const error = await rpcError(client.request({ method, params }, ANY));
+    const error = await rpcError(leg.client.request({ method, params }, ANY));
     expect(error.code).toBe(-32602);
     expect(error.message).not.toContain(REPO_ROOT);
     expect(error.message).not.toMatch(/\n\s+at /);
@@ -48,8 +36,8 @@ describe.each(LEGS)("errors over $name", ({ era, transport: makeTransport }) => 
 
   it("names no absolute path in a not-found answer for a path-like address", async () => {
     const uri = `skill://engineering/${REPO_ROOT.replace(/^\/+/, "")}examples/engineering-kit/shared/style-guide.md`;
-    const error = await rpcError(client.readResource({ uri }));
+    const error = await rpcError(leg.client.readResource({ uri }));
     expect(error.code).toBe(-32602);
     expect(error.message.replace(uri, "")).not.toContain(REPO_ROOT.replace(/\/+$/, ""));
   });
-});
+}
