@@ -18,7 +18,7 @@ import {
 import type { Ceiling, ConfigError, ScopeSpec } from "../config/index.js";
 import { buildHealth } from "../health/index.js";
 import type { ShelfAccess } from "../mcp/index.js";
-import type { Authenticated, PageClient, PendingSignIn } from "../oauth/index.js";
+import type { PageClient, PendingSignIn } from "../oauth/index.js";
 import {
   findSkillBySkillMd,
   type LibraryView,
@@ -69,8 +69,9 @@ export interface WebAccess {
   identify(token: string): WebViewer | undefined;
   /** Clients are declared: the page offers a sign-in form. */
   readonly signIn: boolean;
-  /** A token no static client holds (an `Authorization: Bearer` header), checked by the issuer as on /mcp. */
-  readonly authenticate?: ((token: string) => Promise<Authenticated>) | undefined;
+  /** An `Authorization` header (a script or a proxy): the client or the user the issuer vouches for, identified
+   *  as on /mcp, or why it names nobody. */
+  identifyHeader(authorization: string): Promise<WebIdentified>;
   /** Signing in with the provider (`oauth.page`): the authorization code flow with PKCE. */
   readonly provider?: PageClient | undefined;
   /** Visitors without a token may see the shelf (under `anonymousScope` when given). */
@@ -121,7 +122,7 @@ interface Visit {
   readonly frame: Frame;
 }
 
-type Identified = { readonly ok: true; readonly viewer: WebViewer | null } | { readonly ok: false; readonly reason: string };
+export type WebIdentified = { readonly ok: true; readonly viewer: WebViewer | null } | { readonly ok: false; readonly reason: string };
 
 /** A browser signed in with the provider, as the server keeps it: the access token never leaves the server. */
 interface PageSession {
@@ -143,20 +144,10 @@ export function createWebRouter(deps: WebDeps): Router {
 
   /** An `Authorization: Bearer` header wins (a script or a proxy), then the provider's session, then the token
    *  cookie. A stale session or token cookie is no viewer (and is cleared by the caller). */
-  const identify = async (req: Request): Promise<Identified> => {
+  const identify = async (req: Request): Promise<WebIdentified> => {
     const access = deps.access;
     const header = req.headers.authorization;
-    if (header !== undefined) {
-      const token = /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(header)?.[1];
-      if (token === undefined) return { ok: false, reason: "the Authorization header is not Bearer <token>" };
-      const client = access.identify(token);
-      if (client !== undefined) return { ok: true, viewer: client };
-      if (access.authenticate === undefined) return { ok: false, reason: "the bearer token is not valid" };
-      const checked = await access.authenticate(token);
-      return checked.ok
-        ? { ok: true, viewer: { ...checked.identity, signedIn: true } }
-        : { ok: false, reason: checked.refusal.description };
-    }
+    if (header !== undefined) return access.identifyHeader(header);
     const cookies = cookiesOf(req);
     const session = provider === undefined ? undefined : sessions.get(cookies[SESSION_COOKIE]);
     if (session !== undefined && provider !== undefined) {
@@ -183,7 +174,7 @@ export function createWebRouter(deps: WebDeps): Router {
   const start = (req: Request, res: Response, next: NextFunction): void => {
     identify(req).then((identified) => begin(req, res, next, identified), next);
   };
-  const begin = (req: Request, res: Response, next: NextFunction, identified: Identified): void => {
+  const begin = (req: Request, res: Response, next: NextFunction, identified: WebIdentified): void => {
     if (!identified.ok) {
       // A bearer header no client holds and the issuer refuses: refused as on every other route. A stale cookie is
       // dropped instead.
