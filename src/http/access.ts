@@ -3,6 +3,7 @@
 import { createHash, timingSafeEqual } from "node:crypto";
 import type { AuthInfo } from "@modelcontextprotocol/server";
 import type { NextFunction, Request, Response } from "express";
+import { memoize } from "../address/index.js";
 import type { ScopeSpec } from "../config/index.js";
 import type { Identity, PageClient, Refusal, ResourceServer } from "../oauth/index.js";
 
@@ -69,16 +70,12 @@ export function grantLabel(access: Access, caller: Caller): string {
   return client === undefined ? "refused" : JSON.stringify({ client: client.name, scope: client.scope, admin: client.admin });
 }
 
-function isStaticClient(caller: Identity): caller is Client {
+/** A caller who holds a configured client's token (rather than a user the issuer vouches for). */
+export function isStaticClient(caller: Identity): caller is Client {
   return typeof (caller as Partial<Client>).token === "string";
 }
 
 const digest = (token: string): Buffer => createHash("sha256").update(token, "utf8").digest();
-
-interface Authenticator {
-  /** `undefined` when the header carries a token no client holds. */
-  identify(authorization: string | undefined): Caller | undefined;
-}
 
 /** The client holding a token, or undefined. Every client is compared, so the time taken does not say which one
  *  (or whether any) matched. */
@@ -92,16 +89,42 @@ export function tokenIdentifier(clients: readonly Client[]): (token: string) => 
   };
 }
 
-function createAuthenticator(clients: readonly Client[]): Authenticator {
-  const identify = tokenIdentifier(clients);
-  return {
-    identify(authorization) {
-      if (authorization === undefined) return null;
-      const match = /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(authorization);
-      if (match === null) return undefined;
-      return identify(match[1] as string);
-    },
-  };
+/** The token of an `Authorization: Bearer <token>` header; undefined when the header says something else. The one
+ *  statement of the pattern, for /mcp, the page and the plugin routes. */
+export function bearerToken(authorization: string): string | undefined {
+  return /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(authorization)?.[1];
+}
+
+/** Who a request's credential stands for: a caller (`null`: the request sent none), or why it stands for nobody. */
+export type Identified =
+  | { readonly kind: "caller"; readonly caller: Caller }
+  /** The header is not `Bearer <token>` (or whatever else the route reads). */
+  | { readonly kind: "malformed" }
+  /** A token no client holds, and no issuer to ask. */
+  | { readonly kind: "unknown" }
+  /** The issuer refused the token. */
+  | { readonly kind: "refused"; readonly refusal: Refusal };
+
+/** Each set of clients compared once per set a reload puts in place. */
+const clientHolding = memoize(tokenIdentifier);
+
+/** The one identification of a caller, shared by /mcp, the page and the plugin routes: no header is anonymous; a
+ *  token a static client holds is that client; any other goes to the issuer, when one is configured. `tokenOf`
+ *  reads the token from the header (`Bearer <token>` unless a route also takes another form). Logging a refusal is
+ *  the route's to do. */
+export async function identifyCaller(
+  access: Access,
+  authorization: string | undefined,
+  tokenOf: (authorization: string) => string | undefined = bearerToken,
+): Promise<Identified> {
+  if (authorization === undefined) return { kind: "caller", caller: null };
+  const token = tokenOf(authorization);
+  if (token === undefined) return { kind: "malformed" };
+  const client = clientHolding(access.clients)(token);
+  if (client !== undefined) return { kind: "caller", caller: client };
+  if (access.oauth === undefined) return { kind: "unknown" };
+  const checked = await access.oauth.authenticate(token);
+  return checked.ok ? { kind: "caller", caller: checked.identity } : { kind: "refused", refusal: checked.refusal };
 }
 
 const CALLER = Symbol("skillshelf.caller");
@@ -118,53 +141,35 @@ function unauthorized(res: Response, invalid: boolean): void {
     .json({ error: invalid ? "the bearer token is not valid" : "this server requires a bearer token" });
 }
 
-/** Identifies the caller on every route; refuses a bad token, and no token when anonymous access is off. A token
- *  a static client holds is that client; any other goes to the issuer, when one is configured. */
+/** Identifies the caller on every route; refuses a bad token, and no token when anonymous access is off. */
 export function authenticate(source: Access | AccessHolder): (req: Request, res: Response, next: NextFunction) => void {
   const holder = accessHolderOf(source);
-  const authenticators = new WeakMap<readonly Client[], Authenticator>();
   return (req, res, next) => {
     const access = holder.current;
-    const oauth = access.oauth;
-    let authenticator = authenticators.get(access.clients);
-    if (authenticator === undefined) {
-      authenticator = createAuthenticator(access.clients);
-      authenticators.set(access.clients, authenticator);
-    }
-    const caller = authenticator.identify(req.headers.authorization);
-    if (caller === undefined && oauth !== undefined) return void signIn(oauth, access, req, res, next);
-    if (caller === undefined) return unauthorized(res, true);
-    if (caller === null && !access.anonymous) {
-      if (oauth !== undefined) return refuseToken(oauth, res);
-      return unauthorized(res, false);
-    }
-    (req as WithCaller)[CALLER] = caller;
-    next();
+    identifyCaller(access, req.headers.authorization).then((identified) => admit(access, identified, req, res, next), next);
   };
 }
 
-async function signIn(oauth: ResourceServer, access: Access, req: Request, res: Response, next: NextFunction): Promise<void> {
-  const token = /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(req.headers.authorization ?? "")?.[1];
-  if (token === undefined) {
-    return refuseToken(oauth, res, {
-      status: 400,
-      error: "invalid_request",
-      description: "the Authorization header is not Bearer <token>",
-    });
+function admit(access: Access, identified: Identified, req: Request, res: Response, next: NextFunction): void {
+  const oauth = access.oauth;
+  switch (identified.kind) {
+    case "malformed":
+      if (oauth === undefined) return unauthorized(res, true);
+      return refuseToken(oauth, res, {
+        status: 400,
+        error: "invalid_request",
+        description: "the Authorization header is not Bearer <token>",
+      });
+    case "unknown":
+      return unauthorized(res, true);
+    case "refused":
+      access.onTokenRefused?.(identified.refusal);
+      return oauth === undefined ? unauthorized(res, true) : refuseToken(oauth, res, identified.refusal);
+    case "caller":
+      if (identified.caller === null && !access.anonymous) return oauth === undefined ? unauthorized(res, false) : refuseToken(oauth, res);
+      (req as WithCaller)[CALLER] = identified.caller;
+      next();
   }
-  let checked;
-  try {
-    checked = await oauth.authenticate(token);
-  } catch (error) {
-    next(error);
-    return;
-  }
-  if (!checked.ok) {
-    access.onTokenRefused?.(checked.refusal);
-    return refuseToken(oauth, res, checked.refusal);
-  }
-  (req as WithCaller)[CALLER] = checked.identity;
-  next();
 }
 
 /** RFC 6750: the challenge names the resource metadata so a client can find where to sign in. */

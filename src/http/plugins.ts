@@ -29,8 +29,8 @@ import {
 } from "../plugins/index.js";
 import { compileScope, scopeOn, type ScopeOn } from "../resolve/index.js";
 import type { Shelf } from "../shelf/index.js";
-import type { Access, AccessHolder, Caller } from "./access.js";
-import { tokenIdentifier } from "./access.js";
+import type { AccessHolder, Identified } from "./access.js";
+import { bearerToken, identifyCaller } from "./access.js";
 import type { FeedTokens } from "./feeds.js";
 
 /** `[/feeds/<token>]/plugins[/libraries/<library>]/marketplace.json` */
@@ -69,13 +69,13 @@ export function defaultPluginRepos(): PluginRepos {
 }
 
 export function routePlugins(app: Express, mount: PluginMount): void {
-  // The callers' identification follows a reload: made again for each access the config puts in place.
-  const identifiers = new WeakMap<Access, ReturnType<typeof callerIdentifier>>();
-  const identify = (authorization: string | undefined): Promise<Identified> => {
+  // The caller is identified as on /mcp, under the access in place now (a reload replaces it); a Basic password is
+  // a token too.
+  const identify = async (authorization: string | undefined): Promise<Identified> => {
     const access = mount.access.current;
-    let identifier = identifiers.get(access);
-    if (identifier === undefined) identifiers.set(access, (identifier = callerIdentifier(access)));
-    return identifier(authorization);
+    const identified = await identifyCaller(access, authorization, tokenOf);
+    if (identified.kind === "refused") access.onTokenRefused?.(identified.refusal);
+    return identified;
   };
   const slots = new Slots(mount.limits?.packs ?? DEFAULT_PLUGIN_LIMITS.packs);
   app.get(MARKETPLACE_ROUTE, (req, res, next) => {
@@ -86,31 +86,11 @@ export function routePlugins(app: Express, mount: PluginMount): void {
   });
 }
 
-type Identified = { readonly kind: "caller"; readonly caller: Caller } | { readonly kind: "invalid" };
-
-/** The caller of a token sent as `Authorization: Basic` (the password; the user name is anything, or the token
- *  itself with an empty password) or `Bearer`: a static client, or a user the issuer vouches for. */
-function callerIdentifier(access: Access): (authorization: string | undefined) => Promise<Identified> {
-  const byToken = tokenIdentifier(access.clients);
-  return async (authorization) => {
-    if (authorization === undefined) return { kind: "caller", caller: null };
-    const token = tokenOf(authorization);
-    if (token === undefined) return { kind: "invalid" };
-    const client = byToken(token);
-    if (client !== undefined) return { kind: "caller", caller: client };
-    if (access.oauth === undefined) return { kind: "invalid" };
-    const checked = await access.oauth.authenticate(token);
-    if (!checked.ok) {
-      access.onTokenRefused?.(checked.refusal);
-      return { kind: "invalid" };
-    }
-    return { kind: "caller", caller: checked.identity };
-  };
-}
-
+/** The token of `Authorization: Basic` (the password; the user name is anything, or the token itself with an empty
+ *  password) or `Bearer`. */
 function tokenOf(authorization: string): string | undefined {
-  const bearer = /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(authorization);
-  if (bearer !== null) return bearer[1];
+  const bearer = bearerToken(authorization);
+  if (bearer !== undefined) return bearer;
   const basic = /^Basic[ \t]+([A-Za-z0-9+/=]+)[ \t]*$/i.exec(authorization);
   if (basic === null) return undefined;
   const decoded = Buffer.from(basic[1] as string, "base64").toString("utf8");
@@ -138,7 +118,7 @@ async function viewOf(
   res: Response,
   feed: string | undefined,
   mount: PluginMount,
-  identify: ReturnType<typeof callerIdentifier>,
+  identify: (authorization: string | undefined) => Promise<Identified>,
 ): Promise<Outcome> {
   let ceiling: Ceiling | null;
   let anonymous = false;
@@ -150,7 +130,7 @@ async function viewOf(
     ceiling = identity.scope;
   } else {
     const identified = await identify(req.headers.authorization);
-    if (identified.kind === "invalid") return { refuse: "challenge" };
+    if (identified.kind !== "caller") return { refuse: "challenge" };
     if (identified.caller === null && !mount.access.current.anonymous) return { refuse: "challenge" };
     anonymous = identified.caller === null;
     ceiling = identified.caller?.scope ?? mount.access.current.anonymousScope ?? null;
@@ -211,7 +191,7 @@ async function answerMarketplace(
   req: Request,
   res: Response,
   mount: PluginMount,
-  identify: ReturnType<typeof callerIdentifier>,
+  identify: (authorization: string | undefined) => Promise<Identified>,
 ): Promise<void> {
   const match = MARKETPLACE_ROUTE.exec(req.path);
   const outcome = await viewOf(req, res, match?.[1], mount, identify);
@@ -247,7 +227,7 @@ async function answerGit(
   req: Request,
   res: Response,
   mount: PluginMount,
-  identify: ReturnType<typeof callerIdentifier>,
+  identify: (authorization: string | undefined) => Promise<Identified>,
   slots: Slots,
 ): Promise<void> {
   const match = GIT_ROUTE.exec(req.path);

@@ -3,8 +3,8 @@ import { createHash, randomBytes } from "node:crypto";
 import type { Express } from "express";
 import type { ConfigError } from "../config/index.js";
 import type { ServerDeps } from "../mcp/index.js";
-import { createWebRouter, type WebAccess } from "../web/index.js";
-import { type Access, AccessHolder, accessHolderOf, tokenIdentifier } from "./access.js";
+import { createWebRouter, type WebAccess, type WebIdentified } from "../web/index.js";
+import { type Access, AccessHolder, accessHolderOf, identifyCaller, isStaticClient, tokenIdentifier } from "./access.js";
 import type { OnRefused } from "./bad-requests.js";
 import type { FeedTokens } from "./feeds.js";
 import { PAGE_CLIENT, type UsageTap } from "./usage.js";
@@ -31,9 +31,7 @@ export function webAccess(source: Access | AccessHolder, feeds?: FeedTokens): We
     get signIn() {
       return now().signIn;
     },
-    get authenticate() {
-      return now().authenticate;
-    },
+    identifyHeader: (authorization) => now().identifyHeader(authorization),
     get provider() {
       return now().provider;
     },
@@ -62,19 +60,13 @@ function deriveWebAccess(access: Access, processKey: Uint8Array, feeds: FeedToke
   const formKey = createHash("sha256").update("skillshelf page forms");
   for (const client of access.clients) formKey.update("\0").update(client.token, "utf8");
   if (access.page !== undefined && access.clients.length === 0) formKey.update("\0").update(processKey);
-  const oauth = access.oauth;
   return {
     identify: (token) => {
       const client = identify(token);
       return client === undefined ? undefined : { name: client.name, scope: client.scope, admin: client.admin };
     },
     signIn: access.clients.length > 0,
-    ...(oauth === undefined
-      ? {}
-      : {
-          // A refusal is logged once, by the page, with its reason.
-          authenticate: (token: string) => oauth.authenticate(token),
-        }),
+    identifyHeader: (authorization) => identifyHeader(access, authorization),
     ...(access.page === undefined ? {} : { provider: access.page }),
     anonymous: access.anonymous,
     ...(access.anonymousScope === undefined ? {} : { anonymousScope: access.anonymousScope }),
@@ -90,6 +82,28 @@ function deriveWebAccess(access: Access, processKey: Uint8Array, feeds: FeedToke
         }),
     formKey: formKey.digest(),
   };
+}
+
+/** An `Authorization` header sent to the page, identified exactly as on /mcp. A refusal is logged once, by the page,
+ *  with its reason. */
+async function identifyHeader(access: Access, authorization: string): Promise<WebIdentified> {
+  const identified = await identifyCaller(access, authorization);
+  switch (identified.kind) {
+    case "malformed":
+      return { ok: false, reason: "the Authorization header is not Bearer <token>" };
+    case "unknown":
+      return { ok: false, reason: "the bearer token is not valid" };
+    case "refused":
+      return { ok: false, reason: identified.refusal.description };
+    case "caller": {
+      const caller = identified.caller;
+      if (caller === null) return { ok: true, viewer: null };
+      const viewer = isStaticClient(caller)
+        ? { name: caller.name, scope: caller.scope, admin: caller.admin }
+        : { ...caller, signedIn: true };
+      return { ok: true, viewer };
+    }
+  }
 }
 
 export interface WebMount {

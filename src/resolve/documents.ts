@@ -10,7 +10,7 @@ import {
   INDEX_FILE,
   isAddressableSegment,
 } from "../address/index.js";
-import type { FolderNode, LibraryView, Manifest } from "./view.js";
+import type { FolderNode, LibraryView, Manifest, ManifestEntry } from "./view.js";
 import type { Skill } from "../shelf/index.js";
 
 /** The closing advice of every index: how to take the next step. */
@@ -163,7 +163,7 @@ export function manifestOf(lib: LibraryView, skill: Skill): Manifest {
   const cached = lib.manifests.get(key);
   // Stryker disable next-line ConditionalExpression: equivalent; the cache only saves work, a second rendering is the same text.
   if (cached !== undefined) return cached;
-  const entries: string[] = [];
+  const files: ManifestEntry[] = [];
   const dirs = new Set<string>();
   for (const path of [...skill.paths].sort(compareCodeUnits)) {
     const segments = path.split("/");
@@ -171,14 +171,17 @@ export function manifestOf(lib: LibraryView, skill: Skill): Manifest {
     const target = lookup(lib, [...skill.address, ...segments]);
     if (target === null || target.kind !== "file") continue;
     const { size, digest } = target.file;
-    entries.push(`    {"path": ${JSON.stringify(path)}, "size": ${size}, "hash": ${JSON.stringify(digest)}}`);
+    files.push({ path, size, hash: digest });
     // Stryker disable next-line StringLiteral: equivalent; starting at 0 only adds "", the skill's root, which no hint asks.
     for (let end = path.indexOf("/"); end !== -1; end = path.indexOf("/", end + 1)) dirs.add(path.slice(0, end));
   }
   const id = JSON.stringify(`${lib.library.name}/${key}`);
+  const entries = files.map(
+    (entry) => `    {"path": ${JSON.stringify(entry.path)}, "size": ${entry.size}, "hash": ${JSON.stringify(entry.hash)}}`,
+  );
   // Stryker disable next-line ConditionalExpression,StringLiteral: equivalent; a skill's SKILL.md always reads back, so the list is never empty.
-  const files = entries.length === 0 ? "[]" : `[\n${entries.join(",\n")}\n  ]`;
-  const manifest = { text: `{\n  "skill": ${id},\n  "files": ${files}\n}\n`, dirs };
+  const list = entries.length === 0 ? "[]" : `[\n${entries.join(",\n")}\n  ]`;
+  const manifest = { text: `{\n  "skill": ${id},\n  "files": ${list}\n}\n`, files, dirs };
   lib.manifests.set(key, manifest);
   return manifest;
 }

@@ -19,8 +19,18 @@ export interface FolderNode {
 }
 
 /** The skill manifest as served, and the directories inside the skill it implies (for hints). */
+/** One file of a skill's manifest: the path below the skill, and the size and digest of what a read of it answers. */
+export interface ManifestEntry {
+  readonly path: string;
+  readonly size: number;
+  readonly hash: string;
+}
+
 export interface Manifest {
+  /** The `_manifest` document as served. */
   readonly text: string;
+  /** What it lists, in its order. */
+  readonly files: readonly ManifestEntry[];
   readonly dirs: ReadonlySet<string>;
 }
 

@@ -1,10 +1,11 @@
 // The health view for admins: the same report as GET /health, as a page. Every problem is one row (config errors,
 // failed fetches, library errors and conflicts, plugin errors, skipped entries and skills, warnings, dangling
 // citations), so a shelf with thousands of them still pages.
-import type { ConfigError } from "../config/index.js";
-import type { HealthReport } from "../health/index.js";
-import { html, type Html, plural } from "./html.js";
-import { renderPager } from "./layout.js";
+import type { ConfigError } from "../../config/index.js";
+import type { HealthReport } from "../../health/index.js";
+import { html, plural } from "../html.js";
+import { renderPager } from "../layout.js";
+import { type PageView, renderTable } from "./parts.js";
 
 export interface HealthRow {
   /** What kind of problem: `skipped`, `warning`, `dangling`, `conflict`, `error`, `config`, `fetch`. */
@@ -45,11 +46,11 @@ export function healthRows(report: HealthReport, configErrors: readonly ConfigEr
   return rows;
 }
 
-export function renderHealth(
+export function healthView(
   report: HealthReport,
   paged: { rows: readonly HealthRow[]; page: number; pages: number },
   total: number,
-): Html {
+): PageView {
   const fetches = Object.entries(report.fetches).map(
     ([key, fetch]) =>
       html`<tr>
@@ -68,49 +69,19 @@ export function renderHealth(
         <td>${row.why}</td>
       </tr>`,
   );
-  return html`<h1>Health</h1>
+  const body = html`<h1>Health</h1>
     <p>
       Status <strong>${report.status}</strong> · generation ${report.generation} · built ${report.built} ·
       ${plural(report.skills, "skill")}, ${plural(report.prompts, "prompt")}.
     </p>
     <h2>Fetches and watches</h2>
-    <div class="scroll" tabindex="0">
-      <table>
-        <thead>
-          <tr>
-            <th scope="col">Fetch</th>
-            <th scope="col">Status</th>
-            <th scope="col">Watch</th>
-            <th scope="col">Built</th>
-          </tr>
-        </thead>
-        <tbody>
-          ${fetches}
-        </tbody>
-      </table>
-    </div>
+    ${renderTable({ columns: ["Fetch", "Status", "Watch", "Built"], rows: fetches })}
     <h2>Problems</h2>
     ${
       total === 0
         ? html`<p>None.</p>`
-        : html`<div class="scroll" tabindex="0">
-              <table>
-                <caption>
-                  ${total} ${total === 1 ? "problem" : "problems"}
-                </caption>
-                <thead>
-                  <tr>
-                    <th scope="col">Kind</th>
-                    <th scope="col">Where</th>
-                    <th scope="col">What</th>
-                    <th scope="col">Why</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  ${problems}
-                </tbody>
-              </table>
-            </div>
-            ${renderPager(paged, "/status")}`
+        : html`${renderTable({ caption: `${total} ${total === 1 ? "problem" : "problems"}`, columns: ["Kind", "Where", "What", "Why"], rows: problems })}
+          ${renderPager(paged, "/status")}`
     }`;
+  return { title: "Health", crumbs: [{ label: "Libraries", href: "/" }, { label: "Health" }], body };
 }
