@@ -54,7 +54,9 @@ function rows(families: Map<string, Family>, name: string): string[] {
 describe("GET /metrics", () => {
   it("is for admin clients once clients are declared", async () => {
     expect((await send(server.origin, { path: "/metrics" })).status).toBe(401);
-    expect((await send(server.origin, { path: "/metrics", headers: { Authorization: "Bearer reader-secret-0123456789" } })).status).toBe(403);
+    expect((await send(server.origin, { path: "/metrics", headers: { Authorization: "Bearer reader-secret-0123456789" } })).status).toBe(
+      403,
+    );
   });
 
   it("counts requests, rebuilds and reads, and describes the shelf", async () => {
