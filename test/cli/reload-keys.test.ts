@@ -10,6 +10,7 @@ import { CONFIG_SCHEMA } from "../../src/config/index.js";
 import { MCP_HEADERS, send } from "../support/http.js";
 import { killStragglers, runCli, startHttpServer, type ServerProcess } from "../support/process.js";
 import { tempDir } from "../support/temp.js";
+import { waitFor } from "../support/wait.js";
 
 afterAll(killStragglers);
 
@@ -70,20 +71,13 @@ const reloads = (): number =>
     .stderr()
     .split("\n")
     .filter((line) => / info config reloaded/.test(line)).length;
-async function until(check: () => boolean | Promise<boolean>, ms = 20_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > end) throw new Error("timed out");
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
 /** Writes the config with `change` applied and waits for the server to say it read it. */
 async function reload(change: Keys): Promise<void> {
   keys = { ...keys, ...change };
   const before = reloads();
   fs.writeFileSync(configFile, render(keys));
   server.child.kill("SIGHUP");
-  await until(() => reloads() > before);
+  await waitFor(() => reloads() > before);
 }
 const status = async (route: string, token?: string): Promise<number> =>
   (await fetch(`${server.origin}${route}`, token === undefined ? {} : { headers: { Authorization: `Bearer ${token}` } })).status;
@@ -246,7 +240,7 @@ describe("a reload of feeds.revoked", () => {
         const before = reloaded();
         fs.writeFileSync(file, text);
         feeds.child.kill("SIGHUP");
-        await until(() => reloaded() > before);
+        await waitFor(() => reloaded() > before);
       };
       expect(await index()).toBe(200);
       await sighup(config(`{secret: {env: RELOAD_KEYS_FEED_SECRET}, revoked: [${id}]}`));

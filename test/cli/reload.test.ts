@@ -6,6 +6,7 @@ import { afterAll, describe, expect, test } from "vitest";
 import { initializeBody, MCP_HEADERS, type RawResponse, send } from "../support/http.js";
 import { killStragglers, startHttpServer, type ServerProcess } from "../support/process.js";
 import { tempDir } from "../support/temp.js";
+import { waitFor } from "../support/wait.js";
 
 afterAll(killStragglers);
 
@@ -29,14 +30,6 @@ async function libraries(server: ServerProcess): Promise<string[]> {
   return Object.keys(health.libraries).sort();
 }
 
-async function until(check: () => Promise<boolean>, ms = 15_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > end) throw new Error("timed out");
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
-
 describe("reading the config again while serving", () => {
   test("SIGHUP serves a library added to the file; a broken file keeps the shelf and shows on /health; POST /reindex reads it too", async () => {
     write("config/skillshelf.yaml", ONE);
@@ -47,9 +40,9 @@ describe("reading the config again while serving", () => {
       // The file watch would notice too; SIGHUP asks at once.
       write("config/skillshelf.yaml", TWO);
       server.child.kill("SIGHUP");
-      await until(async () => (await libraries(server)).length === 2);
+      await waitFor(async () => (await libraries(server)).length === 2);
       expect(await libraries(server)).toEqual(["one", "two"]);
-      await until(async () => /info config reloaded/.test(server.stderr()));
+      await waitFor(async () => /info config reloaded/.test(server.stderr()));
 
       // A broken config: the shelf keeps serving, the error is on /health with its line and JSON path.
       write("config/skillshelf.yaml", `${TWO}  - {name: three}\n`);
@@ -63,17 +56,17 @@ describe("reading the config again while serving", () => {
       expect(health.config?.errors).toEqual([
         expect.objectContaining({ path: "/libraries/2", line: 7, rule: expect.stringContaining("a library needs at least one of") }),
       ]);
-      await until(async () => /error config not reloaded: the current shelf keeps serving/.test(server.stderr()));
+      await waitFor(async () => /error config not reloaded: the current shelf keeps serving/.test(server.stderr()));
 
       // Mended and edited in place: the file's own watch reloads it, and the error is gone.
       write("config/skillshelf.yaml", ONE);
-      await until(async () => (await libraries(server)).length === 1);
+      await waitFor(async () => (await libraries(server)).length === 1);
       const mended = (await (await fetch(`${server.origin}/health`)).json()) as { config?: unknown };
       expect(mended.config).toBeUndefined();
 
       // A SIGHUP that finds nothing changed says so; a stop says it stopped, last.
       server.child.kill("SIGHUP");
-      await until(async () => /info config unchanged: nothing to reload why=SIGHUP/.test(server.stderr()));
+      await waitFor(async () => /info config unchanged: nothing to reload why=SIGHUP/.test(server.stderr()));
     } finally {
       await server.stop();
     }
@@ -124,7 +117,7 @@ describe("a reload that changes who may read what", () => {
       let before = reloaded(server);
       write("config/skillshelf.yaml", withAccess("{scope: {library: two}}", "{library: two}"));
       server.child.kill("SIGHUP");
-      await until(async () => reloaded(server) > before);
+      await waitFor(async () => reloaded(server) > before);
       expect(await page(server, "/libraries/one")).toBe(404);
       expect(await page(server, "/libraries/two")).toBe(200);
       expect(await page(server, "/libraries/one", READER)).toBe(404);
@@ -137,7 +130,7 @@ describe("a reload that changes who may read what", () => {
       before = reloaded(server);
       write("config/skillshelf.yaml", withAccess("false", "{library: two}"));
       server.child.kill("SIGHUP");
-      await until(async () => reloaded(server) > before);
+      await waitFor(async () => reloaded(server) > before);
       expect((await initialize(server)).status).toBe(401);
       expect(await page(server, "/")).toBe(401);
       expect(await page(server, "/libraries/two", READER)).toBe(200);
@@ -154,7 +147,7 @@ describe("a reload that changes who may read what", () => {
         ),
       );
       server.child.kill("SIGHUP");
-      await until(async () => reloaded(server) > before);
+      await waitFor(async () => reloaded(server) > before);
       expect((await initialize(server)).status).toBe(200);
       expect(await page(server, "/libraries/one", READER)).toBe(200);
       expect(await health(server)).toEqual(
@@ -175,7 +168,7 @@ describe("a reload that changes who may read what", () => {
       before = reloaded(server);
       write("config/skillshelf.yaml", withAccess("true", "{library: one}"));
       server.child.kill("SIGHUP");
-      await until(async () => reloaded(server) > before);
+      await waitFor(async () => reloaded(server) > before);
       expect(await health(server)).not.toHaveProperty("config");
     } finally {
       await server.stop();

@@ -15,6 +15,7 @@ import { validate } from "dockerfile-utils";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { REPO_ROOT, assertBuilt } from "../support/process.js";
 import { MCP_HEADERS, send } from "../support/http.js";
+import { waitFor } from "../support/wait.js";
 
 // A CommonJS module whose typings claim a default export: loaded with require, typed from its declarations.
 const dockerignore = createRequire(import.meta.url)("@balena/dockerignore") as typeof import("@balena/dockerignore").default;
@@ -232,7 +233,8 @@ describe("the image's steps, run here", () => {
     proc.stderr!.setEncoding("utf8").on("data", (chunk: string) => stderr.push(...chunk.split("\n").filter((l) => l !== "")));
     await waitFor(
       () => stderr.some((line) => line.includes(`listening on http://0.0.0.0:${port}/mcp`)),
-      () => stderr.join("\n"),
+      () => `the server to listen; its log so far:\n${stderr.join("\n")}`,
+      20_000,
     );
 
     // The node process under tini runs as the unprivileged user.
@@ -295,11 +297,3 @@ describe("the image's steps, run here", () => {
     expect(after).toBe(1);
   });
 });
-
-async function waitFor(condition: () => boolean, describe: () => string, timeoutMs = 20_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`timed out; so far: ${describe()}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}

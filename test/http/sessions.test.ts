@@ -12,6 +12,7 @@ import { afterAll, afterEach, describe, expect, test } from "vitest";
 import { MCP_HEADERS, initializeBody, send, type RawResponse } from "../support/http.js";
 import { EXAMPLE_CONFIG, REPO_ROOT, killStragglers, startHttpServer, type ServerProcess } from "../support/process.js";
 import { tempDir } from "../support/temp.js";
+import { until } from "../support/wait.js";
 
 afterAll(killStragglers);
 
@@ -25,14 +26,6 @@ const LOGS_MD = "examples/engineering-kit/skills/observability/logs/SKILL.md";
 const LOGS_URI = "skill://engineering/observability/logs/SKILL.md";
 const RELEASE_NOTES_MD = "examples/writing-kit/skills/release-notes/SKILL.md";
 const SUMMARIZE_MD = "examples/writing-kit/prompts/summarize.md";
-
-async function until(what: string, predicate: () => boolean | Promise<boolean>, boundMs = 15_000): Promise<void> {
-  const start = Date.now();
-  while (!(await predicate())) {
-    if (Date.now() - start > boundMs) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
 
 /** Nothing-more-was-announced is proven by a later change that is heard: `write` makes a visible change announced as
  *  `sentinel`, which was not heard yet; once it is heard on a stream, everything sent before it on that stream was

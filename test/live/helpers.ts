@@ -42,14 +42,7 @@ export async function readText(shelf: Shelf, uri: string): Promise<string | null
   return content.ok ? new TextDecoder().decode(content.bytes) : null;
 }
 
-/** Wait until `check` holds (polling), or fail after `ms`. */
-export async function waitFor(check: () => boolean, ms = 10_000): Promise<void> {
-  const until = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > until) throw new Error("timed out waiting");
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
+export { waitFor } from "../support/wait.js";
 
 /** YAML for a git+file source named `local` over `base`. */
 export function gitSource(base: string, extra = ""): string {

@@ -8,6 +8,7 @@ import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { afterAll, afterEach, beforeEach, describe, expect, test } from "vitest";
 import { assertBuilt, CLI, cleanEnv, REPO_ROOT, startHttpServer, type ServerProcess } from "../support/process.js";
+import { until } from "../support/wait.js";
 
 const EXAMPLES = path.join(REPO_ROOT, "examples");
 const dirs: string[] = [];
@@ -40,15 +41,6 @@ function copyShelf(): { dir: string; config: string } {
     ].join("\n"),
   );
   return { dir, config };
-}
-
-/** Waits until `predicate` holds, polling; fails with `what` after a generous bound (never a timing assertion). */
-async function until(what: string, predicate: () => boolean | Promise<boolean>, boundMs = 15_000): Promise<void> {
-  const start = Date.now();
-  while (!(await predicate())) {
-    if (Date.now() - start > boundMs) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
 }
 
 const LOGS_MD = "examples/engineering-kit/skills/observability/logs/SKILL.md";

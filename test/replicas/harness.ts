@@ -12,6 +12,7 @@ import { expect } from "vitest";
 import { childEnv, spawnCli, type Child } from "../scopes/cli.js";
 import { CLI, REPO_ROOT, assertBuilt } from "../support/process.js";
 import { EXAMPLE_COMMIT, makeExampleRepo } from "../deploy/example-repo.js";
+import { waitFor as waitUntil } from "../support/wait.js";
 
 export const HAPROXY_EXAMPLE = path.join(REPO_ROOT, "deploy", "haproxy", "haproxy.cfg");
 
@@ -76,13 +77,9 @@ export async function freePorts(count: number): Promise<number[]> {
   return ports;
 }
 
-export async function waitFor(condition: () => boolean | Promise<boolean>, what: () => string, timeoutMs = 30_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting: ${what()}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
+/** Replicas start and restart slower than one server: their waits get twice the usual bound. */
+export const waitFor = (condition: () => boolean | Promise<boolean>, what: () => string, timeoutMs = 30_000): Promise<void> =>
+  waitUntil(condition, what, timeoutMs);
 
 export interface Replica {
   readonly name: string;
