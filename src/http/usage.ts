@@ -15,9 +15,11 @@ import { callerOf } from "./access.js";
 import {
   mostRead,
   normaliseQuery,
+  promptsFetched,
   readSkills,
   readsByClient,
   StoreUnavailableError,
+  unfollowedSearches,
   zeroResultSearches,
   type UsageStatus,
   type UsageStore,
@@ -111,14 +113,22 @@ export class UsageTap {
     };
   }
 
-  /** Counts one use by `client`. */
+  /** Counts one use by `client`. A search is held with the skills it found, so that a read of one of them by the
+   *  same client within the window marks it followed (docs/usage.md). */
   count(client: string, use: Use): void {
+    const store = this.options.store;
+    if (use.kind === "prompt") return store.countPrompt({ library: use.library, prompt: use.name, client, surface: use.surface });
+    const shelf = this.options.shelf();
     if (use.kind === "search") {
-      this.options.store.countSearch({ query: normaliseQuery(use.query), client, surface: use.surface, results: use.results });
-      return;
+      const found = use.found.flatMap((uri) => {
+        const skill = skillOfUri(shelf, uri);
+        return skill === null ? [] : [`${skill.library}/${skill.skill}`];
+      });
+      const query = normaliseQuery(use.query);
+      return store.countSearch({ query, client, surface: use.surface, results: use.found.length }, found);
     }
-    const skill = skillOfUri(this.options.shelf(), use.uri);
-    if (skill !== null) this.options.store.countRead({ ...skill, client, surface: use.surface });
+    const skill = skillOfUri(shelf, use.uri);
+    if (skill !== null) store.countRead({ ...skill, client, surface: use.surface });
   }
 
   /** A ShelfAccess that counts what it serves over `surface` (the page reads and searches through it). */
@@ -135,7 +145,7 @@ export class UsageTap {
       },
       async search(request: SearchRequest, on: ScopeOn): Promise<SearchOutcome> {
         const outcome = await access.search(request, on);
-        if (outcome.ok) count({ kind: "search", query: request.query, results: outcome.rows.length, surface });
+        if (outcome.ok) count({ kind: "search", query: request.query, found: outcome.rows.map((row) => row.uri), surface });
         return outcome;
       },
     };
@@ -188,6 +198,10 @@ export class UsageTap {
         return readsByClient(db, window);
       case "zeroResultSearches":
         return zeroResultSearches(db, window);
+      case "unfollowedSearches":
+        return unfollowedSearches(db, window);
+      case "prompts":
+        return promptsFetched(db, window);
       case "neverRead": {
         // Skills on the shelf now that no row of the retention names: never read since counting began.
         const read = await readSkills(db, { days: 100_000, now: window.now });
@@ -206,7 +220,7 @@ export class UsageTap {
   }
 }
 
-const TABLES = ["mostRead", "neverRead", "byClient", "zeroResultSearches"] as const;
+const TABLES = ["mostRead", "neverRead", "byClient", "zeroResultSearches", "unfollowedSearches", "prompts"] as const;
 type Table = (typeof TABLES)[number];
 /** Each table's columns, in order: the CSV header, written even when the table is empty. */
 const COLUMNS: Readonly<Record<Table, readonly string[]>> = {
@@ -214,6 +228,8 @@ const COLUMNS: Readonly<Record<Table, readonly string[]>> = {
   neverRead: ["library", "skill", "uri"],
   byClient: ["client", "surface", "reads", "skills"],
   zeroResultSearches: ["query", "searches", "zeroResults", "clients"],
+  unfollowedSearches: ["query", "searches", "unfollowed", "clients"],
+  prompts: ["library", "prompt", "fetches", "clients"],
 };
 
 function integer(raw: string | null, fallback: number, min: number, max: number, name: string, problems: string[]): number {
