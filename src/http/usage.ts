@@ -12,6 +12,7 @@ import type { SearchOutcome, SearchRequest } from "../search/index.js";
 import type { Shelf } from "../shelf/index.js";
 import type { ShelfAccess, Use } from "../mcp/index.js";
 import { callerOf } from "./access.js";
+import { UsageTotals } from "./usage-metrics.js";
 import {
   mostRead,
   normaliseQuery,
@@ -74,6 +75,9 @@ export function skillOfUri(shelf: Shelf, uri: string): SkillOfUri | null {
 }
 
 export class UsageTap {
+  /** Totals since the start by library and surface, for /metrics (usage-metrics.ts). */
+  readonly totals = new UsageTotals();
+
   constructor(private readonly options: UsageTapOptions) {}
 
   get store(): UsageStore {
@@ -117,7 +121,10 @@ export class UsageTap {
    *  same client within the window marks it followed (docs/usage.md). */
   count(client: string, use: Use): void {
     const store = this.options.store;
-    if (use.kind === "prompt") return store.countPrompt({ library: use.library, prompt: use.name, client, surface: use.surface });
+    if (use.kind === "prompt") {
+      this.totals.prompted(use.surface);
+      return store.countPrompt({ library: use.library, prompt: use.name, client, surface: use.surface });
+    }
     const shelf = this.options.shelf();
     if (use.kind === "search") {
       const found = use.found.flatMap((uri) => {
@@ -125,10 +132,13 @@ export class UsageTap {
         return skill === null ? [] : [`${skill.library}/${skill.skill}`];
       });
       const query = normaliseQuery(use.query);
+      this.totals.searched(use.surface);
       return store.countSearch({ query, client, surface: use.surface, results: use.found.length }, found);
     }
     const skill = skillOfUri(shelf, use.uri);
-    if (skill !== null) store.countRead({ ...skill, client, surface: use.surface });
+    if (skill === null) return;
+    this.totals.read(skill.library, use.surface);
+    store.countRead({ ...skill, client, surface: use.surface });
   }
 
   /** A ShelfAccess that counts what it serves over `surface` (the page reads and searches through it). */

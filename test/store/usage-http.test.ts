@@ -5,6 +5,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+import parsePrometheusTextFormat from "parse-prometheus-text-format";
 import { afterAll, describe, expect, it } from "vitest";
 import { send } from "../support/http.js";
 import { getSkill } from "../support/mcp.js";
@@ -134,6 +135,24 @@ describe("usage counting on the embedded database", () => {
       { library: "oncall", skill: "code-review", uri: "skill://oncall/code-review/SKILL.md" },
       { library: "oncall", skill: "observability/traces", uri: "skill://oncall/observability/traces/SKILL.md" },
     ]);
+    // The same uses on /metrics: totals by library and surface, never by skill, and the store's own counts.
+    const scraped = await send(server.origin, { path: "/metrics", headers: ADMIN });
+    const families = new Map(parsePrometheusTextFormat(scraped.text).map((family) => [family.name, family]));
+    const series = (name: string): string[] =>
+      (families.get(name)?.metrics ?? []).map((sample) => `${JSON.stringify(sample.labels ?? {})} ${sample.value}`).sort();
+    expect(series("skillshelf_usage_reads_total")).toEqual([
+      '{"library":"engineering","surface":"page"} 1',
+      '{"library":"engineering","surface":"resources/read"} 3',
+      '{"library":"oncall","surface":"tool"} 1',
+      '{"library":"writing","surface":"discovery"} 1',
+      '{"library":"writing","surface":"skills/get"} 1',
+    ]);
+    expect(series("skillshelf_usage_searches_total")).toEqual(['{"surface":"page"} 1', '{"surface":"tool"} 3']);
+    expect(series("skillshelf_usage_prompts_total")).toEqual(['{"surface":"prompts/get"} 1', '{"surface":"tool"} 1']);
+    expect(series("skillshelf_usage_pending")).toEqual(["{} 0"]);
+    expect(series("skillshelf_usage_dropped_total")).toEqual(["{} 0"]);
+    expect(series("skillshelf_usage_written_total")).toEqual(["{} 14"]);
+    expect(series("skillshelf_usage_searches_untracked_total")).toEqual(["{} 0"]);
     const csv = await send(server.origin, { path: "/usage?days=1&table=zeroResultSearches&format=csv", headers: ADMIN });
     expect(csv.headers["content-type"]).toBe("text/csv; charset=utf-8");
     expect(csv.text).toBe("query,searches,zeroResults,clients\r\nquantum basket-weaving,2,2,2\r\n");
