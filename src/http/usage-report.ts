@@ -22,6 +22,9 @@ export type Table = (typeof TABLES)[number];
 export const SEARCH_TABLES: ReadonlySet<Table> = new Set(["zeroResultSearches", "unfollowedSearches"]);
 export const SEARCHES_NEED_SHELF = "searches are shown only to an admin whose scope sees the whole shelf: a query names no skill";
 
+/** A table the reader's scope may not see. */
+export class TableRefusedError extends Error {}
+
 /** Each table's columns, in order: the CSV header, written even when the table is empty. */
 export const COLUMNS: Readonly<Record<Table, readonly string[]>> = {
   mostRead: ["library", "skill", "reads", "skillMdReads", "clients"],
@@ -54,10 +57,10 @@ export function seenBy(shelf: Shelf, scope: Scope): Seen {
 }
 
 /** One table for a reader who sees `seen` (the store must be up: `reader()` throws StoreUnavailableError). A
- *  search table for a reader who does not see the whole shelf is refused (RangeError, SEARCHES_NEED_SHELF). */
+ *  search table for a reader who does not see the whole shelf is refused (TableRefusedError). */
 export async function usageTable(store: UsageStore, shelf: Shelf, scope: Scope, name: Table, window: Window): Promise<UsageRow[]> {
   const seen = seenBy(shelf, scope);
-  if (SEARCH_TABLES.has(name) && !seen.whole) throw new RangeError(SEARCHES_NEED_SHELF);
+  if (SEARCH_TABLES.has(name) && !seen.whole) throw new TableRefusedError(SEARCHES_NEED_SHELF);
   const db = await store.reader();
   const scoped: Window = seen.whole ? window : { ...window, visible: { skills: seen.skills, prompts: seen.prompts } };
   const rows = async (): Promise<readonly object[]> => {

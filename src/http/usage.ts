@@ -21,6 +21,7 @@ import {
   SEARCHES_NEED_SHELF,
   seenBy,
   TABLES,
+  TableRefusedError,
   usageTable,
   type Table,
   type UsageRow,
@@ -184,7 +185,7 @@ export class UsageTap {
           return { ok: true, rows: await usageTable(this.options.store, shelf, on(shelf), name, { ...page, now: this.options.now() }) };
         } catch (error) {
           if (error instanceof StoreUnavailableError) return { ok: false, status: 503, message: error.message };
-          if (error instanceof RangeError) return { ok: false, status: 403, message: error.message };
+          if (error instanceof TableRefusedError) return { ok: false, status: 403, message: error.message };
           throw error;
         }
       },
