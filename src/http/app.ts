@@ -43,6 +43,7 @@ import { Discovery } from "../discovery/index.js";
 import { defaultPluginRepos, routePlugins, type PluginLimits } from "./plugins.js";
 import type { PluginRepos } from "../plugins/index.js";
 import type { UsageTap } from "./usage.js";
+import { registerUsageMetrics } from "./usage-metrics.js";
 
 export interface HttpOptions {
   readonly host: string;
@@ -200,6 +201,8 @@ function routeMcp(
     // The labels are what the servers answer, in either era: a method added to the server is counted by name.
     const eras = (["legacy", "modern"] as const).map((era) => handledMethods(buildMcpServer(deps, DEFAULT_VIEW, era)));
     options.metrics.labelMethods([...eras.flat(), ...CONNECTION_METHODS]);
+    const usage = options.usage;
+    if (usage !== undefined) registerUsageMetrics(options.metrics.registry, usage.totals, () => usage.status());
   }
   const inFlight = new InFlight();
   const sessions = openSessions(deps, options);

@@ -34,7 +34,7 @@ function targetOf(body: unknown): string | undefined {
 const ROUTES = new Set(["/mcp", "/health", "/reindex", "/metrics", "/openapi.yaml", "/", "/livez", "/readyz"]);
 /** Every other page of the web page counts as `/`, so the label's values stay few whatever the shelf holds. */
 const PAGE_ROUTES =
-  /^\/(libraries|skills|files|raw)\/|^\/(search|connect|status|signin(?:\/oidc(?:\/callback)?)?|signout|assets\/style\.css|favicon\.ico)$/;
+  /^\/(libraries|skills|files|raw)\/|^\/(search|connect|status(?:\/usage)?|signin(?:\/oidc(?:\/callback)?)?|signout|assets\/style\.css|favicon\.ico)$/;
 
 /** The discovery index at any base, and its artifacts, each one label: a personal link's token never becomes one. */
 const DISCOVERY_ROUTES: readonly (readonly [RegExp, string])[] = [

@@ -4,25 +4,31 @@
 // that is not of a skill (an index, a manifest, a library file) is not counted. Counting is a synchronous update of
 // memory: it never waits for the database.
 import type { Express, Request, Response } from "express";
-import { formatSkillUri, parseSkillUri } from "../address/index.js";
+import { parseSkillUri } from "../address/index.js";
 import { claimAt, type Identity } from "../oauth/index.js";
 import type { ReadOutcome, ScopeOn } from "../resolve/index.js";
-import { visibleSkills, FULL_SCOPE } from "../resolve/index.js";
+import { compileScope } from "../resolve/index.js";
 import type { SearchOutcome, SearchRequest } from "../search/index.js";
 import type { Shelf } from "../shelf/index.js";
 import type { ShelfAccess, Use } from "../mcp/index.js";
 import { callerOf } from "./access.js";
+import { UsageTotals } from "./usage-metrics.js";
+import { normaliseQuery, StoreUnavailableError, type UsageStatus, type UsageStore, type Window } from "../store/index.js";
 import {
-  mostRead,
-  normaliseQuery,
-  readSkills,
-  readsByClient,
-  StoreUnavailableError,
-  zeroResultSearches,
-  type UsageStatus,
-  type UsageStore,
-  type Window,
-} from "../store/index.js";
+  COLUMNS,
+  formatCsv,
+  SEARCH_TABLES,
+  SEARCHES_NEED_SHELF,
+  seenBy,
+  TABLES,
+  TableRefusedError,
+  usageTable,
+  type Table,
+  type UsageRow,
+} from "./usage-report.js";
+
+/** What the page's reader answers: rows, or a refusal with its status. */
+type PageAnswer = { ok: true; rows: readonly UsageRow[] } | { ok: false; status: 403 | 503; message: string };
 
 /** What a caller without a token is recorded as. */
 export const ANONYMOUS_CLIENT = "anonymous";
@@ -72,6 +78,9 @@ export function skillOfUri(shelf: Shelf, uri: string): SkillOfUri | null {
 }
 
 export class UsageTap {
+  /** Totals since the start by library and surface, for /metrics (usage-metrics.ts). */
+  readonly totals = new UsageTotals();
+
   constructor(private readonly options: UsageTapOptions) {}
 
   get store(): UsageStore {
@@ -111,14 +120,28 @@ export class UsageTap {
     };
   }
 
-  /** Counts one use by `client`. */
+  /** Counts one use by `client`. A search is held with the skills it found, so that a read of one of them by the
+   *  same client within the window marks it followed (docs/usage.md). */
   count(client: string, use: Use): void {
-    if (use.kind === "search") {
-      this.options.store.countSearch({ query: normaliseQuery(use.query), client, surface: use.surface, results: use.results });
-      return;
+    const store = this.options.store;
+    if (use.kind === "prompt") {
+      this.totals.prompted(use.surface);
+      return store.countPrompt({ library: use.library, prompt: use.name, client, surface: use.surface });
     }
-    const skill = skillOfUri(this.options.shelf(), use.uri);
-    if (skill !== null) this.options.store.countRead({ ...skill, client, surface: use.surface });
+    const shelf = this.options.shelf();
+    if (use.kind === "search") {
+      const found = use.found.flatMap((uri) => {
+        const skill = skillOfUri(shelf, uri);
+        return skill === null ? [] : [`${skill.library}/${skill.skill}`];
+      });
+      const query = normaliseQuery(use.query);
+      this.totals.searched(use.surface);
+      return store.countSearch({ query, client, surface: use.surface, results: use.found.length }, found);
+    }
+    const skill = skillOfUri(shelf, use.uri);
+    if (skill === null) return;
+    this.totals.read(skill.library, use.surface);
+    store.countRead({ ...skill, client, surface: use.surface });
   }
 
   /** A ShelfAccess that counts what it serves over `surface` (the page reads and searches through it). */
@@ -135,7 +158,7 @@ export class UsageTap {
       },
       async search(request: SearchRequest, on: ScopeOn): Promise<SearchOutcome> {
         const outcome = await access.search(request, on);
-        if (outcome.ok) count({ kind: "search", query: request.query, results: outcome.rows.length, surface });
+        if (outcome.ok) count({ kind: "search", query: request.query, found: outcome.rows.map((row) => row.uri), surface });
         return outcome;
       },
     };
@@ -145,9 +168,28 @@ export class UsageTap {
     return this.options.store.status();
   }
 
-  /** GET /usage (admin): the tables, as JSON, or one of them as CSV (`?table=…&format=csv`). */
+  /** GET /usage (admin): the tables, as JSON, or one of them as CSV (`?table=…&format=csv`), scoped to what the
+   *  caller's scope sees (usage-report.ts). */
   route(app: Express, admin: (req: Request, res: Response, next: () => void) => void): void {
     app.get("/usage", admin, (req, res) => void this.answer(req, res));
+  }
+
+  /** The page's reader of the tables (web/usage.ts `UsageReader`): rows for a viewer's scope, or why not. */
+  pageReader(): {
+    read(name: Table, page: { days: number; limit: number; offset: number }, on: ScopeOn): Promise<PageAnswer>;
+  } {
+    return {
+      read: async (name, page, on) => {
+        const shelf = this.options.shelf();
+        try {
+          return { ok: true, rows: await usageTable(this.options.store, shelf, on(shelf), name, { ...page, now: this.options.now() }) };
+        } catch (error) {
+          if (error instanceof StoreUnavailableError) return { ok: false, status: 503, message: error.message };
+          if (error instanceof TableRefusedError) return { ok: false, status: 403, message: error.message };
+          throw error;
+        }
+      },
+    };
   }
 
   private async answer(req: Request, res: Response): Promise<void> {
@@ -164,57 +206,27 @@ export class UsageTap {
     const library = query.get("library") ?? undefined;
     if (problems.length > 0) return void res.status(400).json({ error: problems.join("; ") });
     const window: Window = { days, now: this.options.now(), limit, offset, ...(library === undefined ? {} : { library }) };
+    const shelf = this.options.shelf();
+    const scope = compileScope(shelf, callerOf(req)?.scope ?? null, {});
+    if (!scope.ok) return void res.status(403).json({ error: scope.message });
+    const seen = seenBy(shelf, scope.scope);
+    if (table !== undefined && SEARCH_TABLES.has(table as Table) && !seen.whole)
+      return void res.status(403).json({ error: SEARCHES_NEED_SHELF });
     try {
-      const tables = table === undefined ? TABLES : [table as Table];
+      const tables = table === undefined ? TABLES.filter((name) => seen.whole || !SEARCH_TABLES.has(name)) : [table as Table];
       const out: Record<string, readonly object[]> = {};
-      for (const name of tables) out[name] = await this.table(name, window);
+      for (const name of tables) out[name] = await usageTable(this.options.store, shelf, scope.scope, name, window);
       if (format === "csv") {
-        res.type("text/csv; charset=utf-8").send(formatCsv(COLUMNS[table as Table], out[table as Table] ?? []));
+        res.type("text/csv; charset=utf-8").send(formatCsv(COLUMNS[table as Table], (out[table as Table] ?? []) as UsageRow[]));
         return;
       }
-      res.json({ days, limit, offset, ...(library === undefined ? {} : { library }), ...out });
+      res.json({ days, limit, offset, ...(library === undefined ? {} : { library }), scope: seen.whole ? "shelf" : "partial", ...out });
     } catch (error) {
       if (!(error instanceof StoreUnavailableError)) throw error;
       res.status(503).set("Retry-After", "30").json({ error: error.message, usage: this.status() });
     }
   }
-
-  private async table(name: Table, window: Window): Promise<readonly object[]> {
-    const db = await this.options.store.reader();
-    switch (name) {
-      case "mostRead":
-        return mostRead(db, window);
-      case "byClient":
-        return readsByClient(db, window);
-      case "zeroResultSearches":
-        return zeroResultSearches(db, window);
-      case "neverRead": {
-        // Skills on the shelf now that no row of the retention names: never read since counting began.
-        const read = await readSkills(db, { days: 100_000, now: window.now });
-        const shelf = this.options.shelf();
-        return visibleSkills(shelf, FULL_SCOPE)
-          .filter((skill) => window.library === undefined || skill.library === window.library)
-          .filter((skill) => !read.has(`${skill.library}/${skill.address.join("/")}`))
-          .slice(window.offset, window.offset + window.limit)
-          .map((skill) => ({
-            library: skill.library,
-            skill: skill.address.join("/"),
-            uri: formatSkillUri(skill.library, [...skill.address, "SKILL.md"]),
-          }));
-      }
-    }
-  }
 }
-
-const TABLES = ["mostRead", "neverRead", "byClient", "zeroResultSearches"] as const;
-type Table = (typeof TABLES)[number];
-/** Each table's columns, in order: the CSV header, written even when the table is empty. */
-const COLUMNS: Readonly<Record<Table, readonly string[]>> = {
-  mostRead: ["library", "skill", "reads", "skillMdReads", "clients"],
-  neverRead: ["library", "skill", "uri"],
-  byClient: ["client", "surface", "reads", "skills"],
-  zeroResultSearches: ["query", "searches", "zeroResults", "clients"],
-};
 
 function integer(raw: string | null, fallback: number, min: number, max: number, name: string, problems: string[]): number {
   if (raw === null) return fallback;
@@ -224,17 +236,4 @@ function integer(raw: string | null, fallback: number, min: number, max: number,
     return fallback;
   }
   return value;
-}
-
-/** RFC 4180: a header line, then one line per row; a field with a comma, quote or line break is quoted. */
-function formatCsv(columns: readonly string[], rows: readonly object[]): string {
-  const field = (value: unknown): string => {
-    const text = String(value);
-    return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
-  };
-  const lines = [
-    columns.join(","),
-    ...rows.map((row) => columns.map((column) => field((row as Record<string, unknown>)[column])).join(",")),
-  ];
-  return `${lines.join("\r\n")}\r\n`;
 }

@@ -122,6 +122,7 @@ export function mountWeb(app: Express, deps: ServerDeps, mount: WebMount): void 
       shelf: mount.usage === undefined ? deps.shelf : mount.usage.counting(deps.shelf, "page", PAGE_CLIENT),
       access: webAccess(mount.access, mount.feeds),
       version: deps.version,
+      ...(mount.usage === undefined ? {} : { usage: mount.usage.pageReader() }),
       ...(mount.configErrors === undefined ? {} : { configErrors: mount.configErrors }),
       ...(mount.onRefused === undefined ? {} : { onRefused: mount.onRefused }),
     }),

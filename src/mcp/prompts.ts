@@ -24,7 +24,8 @@ export interface MissingArgument {
 }
 
 export type PromptOutcome =
-  { ok: true; description: string; text: string } | { ok: false; message: string; missing: readonly MissingArgument[] };
+  | { ok: true; library: string; name: string; description: string; text: string }
+  | { ok: false; message: string; missing: readonly MissingArgument[] };
 
 /** A prompt the scope cannot see reads exactly like one that does not exist. */
 export function getPrompt(shelf: Shelf, scope: Scope, name: string, args: PromptArgs): PromptOutcome {
@@ -36,7 +37,7 @@ export function getPrompt(shelf: Shelf, scope: Scope, name: string, args: Prompt
       missing: [],
     };
   const rendered = renderPrompt(prompt, args);
-  if (rendered.ok) return { ok: true, description: prompt.description, text: rendered.text };
+  if (rendered.ok) return { ok: true, library: prompt.library, name: prompt.name, description: prompt.description, text: rendered.text };
   return { ok: false, message: rendered.message, missing: missingArguments(prompt, args) };
 }
 

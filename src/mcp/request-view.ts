@@ -18,10 +18,12 @@ export interface RequestView {
   readonly onUse?: (use: Use) => void;
 }
 
-/** One use of the shelf, as served: a read of `uri` (answered), or a search and how many skills it found. */
+/** One use of the shelf, as served: a read of `uri` (answered), a search and the skills it found (their SKILL.md
+ *  URIs, in order), or a prompt rendered (its library and name). */
 export type Use =
   | { readonly kind: "read"; readonly uri: string; readonly surface: string }
-  | { readonly kind: "search"; readonly query: string; readonly results: number; readonly surface: string };
+  | { readonly kind: "search"; readonly query: string; readonly found: readonly string[]; readonly surface: string }
+  | { readonly kind: "prompt"; readonly library: string; readonly name: string; readonly surface: string };
 
 export const DEFAULT_VIEW: RequestView = {
   scopeOn: FULL_SCOPE_ON,

@@ -207,6 +207,7 @@ function registerPrompts(mcp: McpServer, deps: ServerDeps, view: RequestView, er
       const asked = outcome.missing.map((arg) => arg.name);
       outcome = getPrompt(shelf, scope, name, { ...given, ...answeredArguments(answer.content, asked) });
     }
+    if (outcome.ok) view.onUse?.({ kind: "prompt", library: outcome.library, name: outcome.name, surface: "prompts/get" });
     if (outcome.ok)
       return { description: outcome.description, messages: [{ role: "user", content: { type: "text", text: outcome.text } }] };
     // A 2026-07-28 request carries the client's capabilities in its own envelope (stdio and HTTP alike).
@@ -236,10 +237,11 @@ function registerTools(mcp: McpServer, deps: ServerDeps, view: RequestView): voi
     };
     const search = async (request: SearchRequest) => {
       const outcome = await deps.shelf.search(request, view.scopeOn);
-      if (outcome.ok) view.onUse?.({ kind: "search", query: request.query, results: outcome.rows.length, surface: "tool" });
+      if (outcome.ok) view.onUse?.({ kind: "search", query: request.query, found: outcome.rows.map((row) => row.uri), surface: "tool" });
       return outcome;
     };
-    return callTool(shelf, view.scopeOn(shelf), view.fullListing, read, search, name, args ?? {});
+    const prompted = (library: string, prompt: string): void => view.onUse?.({ kind: "prompt", library, name: prompt, surface: "tool" });
+    return callTool(shelf, view.scopeOn(shelf), view.fullListing, { read, search, prompted }, name, args ?? {});
   });
 }
 

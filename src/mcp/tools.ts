@@ -109,13 +109,19 @@ function listResources(rows: readonly ListingRow[], cursor: unknown): CallToolRe
   };
 }
 
+/** How the tools read and search (counted by the caller) and what they tell of a prompt rendered. */
+export interface ToolReads {
+  readonly read: (uri: string) => Promise<ReadOutcome>;
+  readonly search: (request: SearchRequest) => Promise<SearchOutcome>;
+  readonly prompted?: (library: string, name: string) => void;
+}
+
 /** Bad arguments are a tool error the model can read and correct, not a protocol error. */
 export async function callTool(
   shelf: Shelf,
   scope: Scope,
   full: boolean,
-  read: (uri: string) => Promise<ReadOutcome>,
-  search: (request: SearchRequest) => Promise<SearchOutcome>,
+  serve: ToolReads,
   name: string,
   args: Record<string, unknown>,
 ): Promise<CallToolResult> {
@@ -125,7 +131,7 @@ export async function callTool(
     case "read_resource": {
       if (typeof args["uri"] !== "string")
         return textResult("read_resource needs a string argument 'uri', e.g. skill://engineering/_index.md", true);
-      const outcome = await read(args["uri"]);
+      const outcome = await serve.read(args["uri"]);
       if (!outcome.ok) return textResult(outcome.message, true);
       if ("blob" in outcome)
         return { content: [{ type: "resource", resource: { uri: outcome.uri, mimeType: outcome.mimeType, blob: outcome.blob } }] };
@@ -139,12 +145,14 @@ export async function callTool(
         return textResult("get_prompt needs a string argument 'name'; list_prompts shows the names", true);
       if (!isStringRecord(promptArgs)) return textResult("get_prompt's 'arguments' must be an object of strings", true);
       const outcome = getPrompt(shelf, scope, args["name"], promptArgs);
-      return outcome.ok ? textResult(outcome.text) : textResult(outcome.message, true);
+      if (!outcome.ok) return textResult(outcome.message, true);
+      serve.prompted?.(outcome.library, outcome.name);
+      return textResult(outcome.text);
     }
     case "search_skills": {
       const parsed = parseSearchRequest(args);
       if (!parsed.ok) return textResult(parsed.message, true);
-      const outcome = await search(parsed.request);
+      const outcome = await serve.search(parsed.request);
       if (!outcome.ok) return textResult(outcome.message, true);
       if (outcome.rows.length === 0) return textResult(`No skill matches "${parsed.request.query}".`);
       return textResult(JSON.stringify(outcome.rows));

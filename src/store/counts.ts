@@ -22,6 +22,15 @@ export interface SearchUse {
   readonly results: number;
 }
 
+/** A prompt rendered over one surface (`prompts/get`, or the `get_prompt` tool as `tool`), by one client. */
+export interface PromptUse {
+  readonly library: string;
+  /** The prompt's name as served (`<library>_<stem>`). */
+  readonly prompt: string;
+  readonly client: string;
+  readonly surface: string;
+}
+
 export interface ReadRow extends ReadUse {
   readonly day: string;
   reads: number;
@@ -34,6 +43,20 @@ export interface SearchRow {
   readonly surface: string;
   searches: number;
   zeroResults: number;
+  /** Searches of this row that a read of one of their results by the same client followed (follows.ts). */
+  followed: number;
+}
+
+export interface PromptRow extends PromptUse {
+  readonly day: string;
+  fetches: number;
+}
+
+/** What one search row adds: searches, those that found nothing, those followed by a read. */
+export interface SearchCounts {
+  readonly searches: number;
+  readonly zeroResults: number;
+  readonly followed: number;
 }
 
 /** The longest query kept, in characters; longer ones are cut (at a word where there is one). */
@@ -51,13 +74,14 @@ export function normaliseQuery(query: string): string {
 export class PendingCounts {
   readonly reads = new Map<string, ReadRow>();
   readonly searches = new Map<string, SearchRow>();
-  /** Uses held (not rows). */
+  readonly prompts = new Map<string, PromptRow>();
+  /** Uses held (not rows); the mark that a search was followed by a read counts as one. */
   uses = 0;
 
   constructor(private readonly capacity: number) {}
 
   get rows(): number {
-    return this.reads.size + this.searches.size;
+    return this.reads.size + this.searches.size + this.prompts.size;
   }
 
   /** False when the use had no room and was not kept. */
@@ -71,15 +95,28 @@ export class PendingCounts {
     return true;
   }
 
-  addSearch(day: string, use: SearchUse, searches = 1, zeroResults = use.results === 0 ? 1 : 0): boolean {
+  /** `counts` is one search (found nothing when `results` is 0), or a row's sums put back after a failed flush, or
+   *  `{searches: 0, zeroResults: 0, followed: 1}`: a search counted before was followed by a read. */
+  addSearch(day: string, use: Omit<SearchUse, "results">, counts: SearchCounts): boolean {
     const key = [day, use.query, use.client, use.surface].join("\u0000");
     const row = this.searches.get(key);
     if (row !== undefined) {
-      row.searches += searches;
-      row.zeroResults += zeroResults;
+      row.searches += counts.searches;
+      row.zeroResults += counts.zeroResults;
+      row.followed += counts.followed;
     } else if (this.rows >= this.capacity) return false;
-    else this.searches.set(key, { day, query: use.query, client: use.client, surface: use.surface, searches, zeroResults });
-    this.uses += searches;
+    else this.searches.set(key, { day, query: use.query, client: use.client, surface: use.surface, ...counts });
+    this.uses += counts.searches + counts.followed;
+    return true;
+  }
+
+  addPrompt(day: string, use: PromptUse, fetches = 1): boolean {
+    const key = [day, use.library, use.prompt, use.client, use.surface].join("\u0000");
+    const row = this.prompts.get(key);
+    if (row !== undefined) row.fetches += fetches;
+    else if (this.rows >= this.capacity) return false;
+    else this.prompts.set(key, { day, library: use.library, prompt: use.prompt, client: use.client, surface: use.surface, fetches });
+    this.uses += fetches;
     return true;
   }
 
@@ -87,8 +124,8 @@ export class PendingCounts {
   restore(failed: PendingCounts): number {
     let lost = 0;
     for (const row of failed.reads.values()) if (!this.addRead(row.day, row, row.reads)) lost += row.reads;
-    for (const row of failed.searches.values())
-      if (!this.addSearch(row.day, { ...row, results: 1 }, row.searches, row.zeroResults)) lost += row.searches;
+    for (const row of failed.searches.values()) if (!this.addSearch(row.day, row, row)) lost += row.searches + row.followed;
+    for (const row of failed.prompts.values()) if (!this.addPrompt(row.day, row, row.fetches)) lost += row.fetches;
     return lost;
   }
 }

@@ -9,6 +9,8 @@ export interface Window {
   readonly now: Date;
   /** Only this library; absent: every library. */
   readonly library?: string;
+  /** Only these skills (`library/skill`) and prompts (their names): what a viewer's scope sees; absent: all. */
+  readonly visible?: { readonly skills: readonly string[]; readonly prompts: readonly string[] };
   readonly limit: number;
   readonly offset: number;
 }
@@ -29,6 +31,21 @@ export interface ClientReads {
   readonly skills: number;
 }
 
+export interface PromptFetches {
+  readonly library: string;
+  readonly prompt: string;
+  readonly fetches: number;
+  readonly clients: number;
+}
+
+export interface UnfollowedSearch {
+  readonly query: string;
+  readonly searches: number;
+  /** Searches that found skills and were never followed by a read of one of them by the same client. */
+  readonly unfollowed: number;
+  readonly clients: number;
+}
+
 export interface SearchCount {
   readonly query: string;
   readonly searches: number;
@@ -40,13 +57,20 @@ function firstDay(window: Pick<Window, "days" | "now">): string {
   return dayOf(new Date(window.now.getTime() - (window.days - 1) * 86_400_000));
 }
 
-/** Conditions on `day` and, when given, `library`, with their parameters. */
-function where(window: Window, withLibrary: boolean): { sql: string; params: unknown[] } {
+/** Conditions on `day` and, when given, `library` and the visible skills (or prompts), with their parameters. */
+function where(window: Window, withLibrary: boolean, visible: "skills" | "prompts" = "skills"): { sql: string; params: unknown[] } {
   const params: unknown[] = [firstDay(window)];
   let sql = "day >= $1::date";
   if (withLibrary && window.library !== undefined) {
     params.push(window.library);
     sql += ` AND library = $${params.length}`;
+  }
+  if (withLibrary && window.visible !== undefined) {
+    params.push(window.visible[visible]);
+    sql +=
+      visible === "skills"
+        ? ` AND library || '/' || skill = ANY($${params.length}::text[])`
+        : ` AND prompt = ANY($${params.length}::text[])`;
   }
   return { sql, params };
 }
@@ -103,6 +127,43 @@ export async function zeroResultSearches(db: Queryable, window: Window): Promise
     query: String(row["query"]),
     searches: Number(row["searches"]),
     zeroResults: Number(row["zero"]),
+    clients: Number(row["clients"]),
+  }));
+}
+
+/** Prompts rendered, most first. */
+export async function promptsFetched(db: Queryable, window: Window): Promise<PromptFetches[]> {
+  const { sql, params } = where(window, true, "prompts");
+  const rows = await db.query(
+    `SELECT library, prompt, sum(fetches) AS fetches, count(DISTINCT client) AS clients
+       FROM usage_prompts WHERE ${sql}
+      GROUP BY library, prompt ORDER BY sum(fetches) DESC, library, prompt
+      LIMIT ${window.limit} OFFSET ${window.offset}`,
+    params,
+  );
+  return rows.map((row) => ({
+    library: String(row["library"]),
+    prompt: String(row["prompt"]),
+    fetches: Number(row["fetches"]),
+    clients: Number(row["clients"]),
+  }));
+}
+
+/** Searches that found skills but were never followed by a read of one of them, most often first. */
+export async function unfollowedSearches(db: Queryable, window: Window): Promise<UnfollowedSearch[]> {
+  const rows = await db.query(
+    `SELECT query, sum(searches) AS searches, sum(searches - zero_results - followed) AS unfollowed,
+            count(DISTINCT client) AS clients
+       FROM usage_searches WHERE day >= $1::date
+      GROUP BY query HAVING sum(searches - zero_results - followed) > 0
+      ORDER BY sum(searches - zero_results - followed) DESC, query
+      LIMIT ${window.limit} OFFSET ${window.offset}`,
+    [firstDay(window)],
+  );
+  return rows.map((row) => ({
+    query: String(row["query"]),
+    searches: Number(row["searches"]),
+    unfollowed: Number(row["unfollowed"]),
     clients: Number(row["clients"]),
   }));
 }

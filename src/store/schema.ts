@@ -39,6 +39,22 @@ CREATE TABLE usage_searches (
 );
 `,
   },
+  {
+    version: 2,
+    name: "prompts fetched, searches followed by a read",
+    sql: `
+CREATE TABLE usage_prompts (
+  day date NOT NULL,
+  library text NOT NULL,
+  prompt text NOT NULL,
+  client text NOT NULL,
+  surface text NOT NULL,
+  fetches bigint NOT NULL,
+  PRIMARY KEY (day, library, prompt, client, surface)
+);
+ALTER TABLE usage_searches ADD COLUMN followed bigint NOT NULL DEFAULT 0;
+`,
+  },
 ];
 
 /** The newest schema version this build knows. */

@@ -4,7 +4,8 @@
 // (on /health and in the log). The next flush after it returns opens it again, migrates it and writes what is held.
 import type { SqlBackend, Queryable } from "./backend.js";
 import { migrate } from "./migrate.js";
-import { PendingCounts, type ReadRow, type ReadUse, type SearchRow, type SearchUse } from "./counts.js";
+import { PendingCounts, type PromptRow, type PromptUse, type ReadRow, type ReadUse, type SearchRow, type SearchUse } from "./counts.js";
+import { SearchFollows } from "./follows.js";
 import { SCHEMA_VERSION } from "./schema.js";
 
 export type StoreState = "starting" | "up" | "down" | "closed";
@@ -19,6 +20,8 @@ export interface UsageStatus {
   readonly dropped: number;
   /** Uses written since the start. */
   readonly written: number;
+  /** Searches pushed out of the follow window's bound before it ended: whether a read followed them is unknown. */
+  readonly searchesUntracked: number;
   readonly schemaVersion?: number;
   readonly lastFlush?: string;
   /** Why the last attempt to open or write failed (cleared by the next success). */
@@ -36,6 +39,8 @@ export interface UsageStoreOptions {
   readonly retentionMs: number;
   /** Rows in one INSERT statement. */
   readonly batchRows?: number;
+  /** Whether a search was followed by a read (follows.ts); a fresh one with the defaults when absent. */
+  readonly follows?: SearchFollows;
   /** State changes (up, down, dropping), for the log. */
   readonly onChange?: (level: "info" | "warn", message: string, fields: Record<string, unknown>) => void;
 }
@@ -63,9 +68,11 @@ export class UsageStore {
   private schemaVersion: number | undefined;
   private prunedDay: string | undefined;
   private droppingSince: number | undefined;
+  private readonly follows: SearchFollows;
 
   constructor(private readonly options: UsageStoreOptions) {
     this.pending = new PendingCounts(options.buffer);
+    this.follows = options.follows ?? new SearchFollows();
   }
 
   /** Opens the database in the background and flushes every `flushMs` from now on. */
@@ -76,14 +83,36 @@ export class UsageStore {
     void this.flush();
   }
 
+  /** A read; it marks the searches of the same client that found this skill within the window as followed. */
   countRead(use: ReadUse): void {
     if (this.state === "closed") return;
-    if (!this.pending.addRead(dayOf(this.options.now()), use)) this.drop(1);
+    const now = this.options.now();
+    if (!this.pending.addRead(dayOf(now), use)) this.drop(1);
+    for (const search of this.follows.read(use.client, `${use.library}/${use.skill}`, now.getTime())) {
+      if (!this.pending.addSearch(search.day, search, { searches: 0, zeroResults: 0, followed: 1 })) this.drop(1);
+    }
   }
 
-  countSearch(use: SearchUse): void {
+  /** A search, with the skills it found (`library/skill` each), held for the follow window. */
+  countSearch(use: SearchUse, found: readonly string[] = []): void {
     if (this.state === "closed") return;
-    if (!this.pending.addSearch(dayOf(this.options.now()), use)) this.drop(1);
+    const now = this.options.now();
+    const day = dayOf(now);
+    if (!this.pending.addSearch(day, use, { searches: 1, zeroResults: use.results === 0 ? 1 : 0, followed: 0 })) this.drop(1);
+    const key = { day, query: use.query, client: use.client, surface: use.surface };
+    if (this.follows.searched(key, found, now.getTime()) && this.follows.untracked === 1)
+      this.options.onChange?.(
+        "warn",
+        "searches pushed out before their follow window ended: the count of searches never followed is not exact",
+        {
+          held: this.follows.size,
+        },
+      );
+  }
+
+  countPrompt(use: PromptUse): void {
+    if (this.state === "closed") return;
+    if (!this.pending.addPrompt(dayOf(this.options.now()), use)) this.drop(1);
   }
 
   status(): UsageStatus {
@@ -93,6 +122,7 @@ export class UsageStore {
       pending: this.pending.uses,
       dropped: this.dropped,
       written: this.written,
+      searchesUntracked: this.follows.untracked,
       ...(this.schemaVersion === undefined ? {} : { schemaVersion: this.schemaVersion }),
       ...(this.lastFlush === undefined ? {} : { lastFlush: this.lastFlush }),
       ...(this.lastError === undefined ? {} : { lastError: this.lastError }),
@@ -199,6 +229,7 @@ export class UsageStore {
     const oldest = dayOf(new Date(this.options.now().getTime() - this.options.retentionMs + DAY_MS));
     await db.query("DELETE FROM usage_reads WHERE day < $1::date", [oldest]);
     await db.query("DELETE FROM usage_searches WHERE day < $1::date", [oldest]);
+    await db.query("DELETE FROM usage_prompts WHERE day < $1::date", [oldest]);
     this.prunedDay = today;
   }
 }
@@ -217,10 +248,19 @@ async function writeBatch(tx: Queryable, batch: PendingCounts, batchRows: number
   for (let start = 0; start < searches.length; start += batchRows) {
     const rows = searches.slice(start, start + batchRows);
     await tx.query(
-      `INSERT INTO usage_searches (day, query, client, surface, searches, zero_results) VALUES ${placeholders(rows.length, 6, 1)}
+      `INSERT INTO usage_searches (day, query, client, surface, searches, zero_results, followed) VALUES ${placeholders(rows.length, 7, 1)}
        ON CONFLICT (day, query, client, surface) DO UPDATE SET searches = usage_searches.searches + EXCLUDED.searches,
-         zero_results = usage_searches.zero_results + EXCLUDED.zero_results`,
-      rows.flatMap((row: SearchRow) => [row.day, row.query, row.client, row.surface, row.searches, row.zeroResults]),
+         zero_results = usage_searches.zero_results + EXCLUDED.zero_results, followed = usage_searches.followed + EXCLUDED.followed`,
+      rows.flatMap((row: SearchRow) => [row.day, row.query, row.client, row.surface, row.searches, row.zeroResults, row.followed]),
+    );
+  }
+  const prompts = [...batch.prompts.values()];
+  for (let start = 0; start < prompts.length; start += batchRows) {
+    const rows = prompts.slice(start, start + batchRows);
+    await tx.query(
+      `INSERT INTO usage_prompts (day, library, prompt, client, surface, fetches) VALUES ${placeholders(rows.length, 6, 1)}
+       ON CONFLICT (day, library, prompt, client, surface) DO UPDATE SET fetches = usage_prompts.fetches + EXCLUDED.fetches`,
+      rows.flatMap((row: PromptRow) => [row.day, row.library, row.prompt, row.client, row.surface, row.fetches]),
     );
   }
 }

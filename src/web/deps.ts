@@ -3,6 +3,7 @@
 import type { Ceiling, ConfigError, ScopeSpec } from "../config/index.js";
 import type { ShelfAccess } from "../mcp/index.js";
 import type { PageClient } from "../oauth/index.js";
+import type { UsageReader } from "./usage-port.js";
 
 /** Who may sign in, as the layer above knows it. */
 export interface WebViewer {
@@ -45,6 +46,8 @@ export interface WebDeps {
   readonly version: string;
   /** What the last failed reload of the config file found wrong (the health view shows it). */
   readonly configErrors?: () => readonly ConfigError[];
+  /** The usage tables for the admins' usage view; absent: counting is off. */
+  readonly usage?: UsageReader;
   /** A refused form or token, named once (the log); never the token itself. */
   readonly onRefused?: (reason: string, fields: { readonly status: number; readonly method: string; readonly path: string }) => void;
 }

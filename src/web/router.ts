@@ -10,6 +10,7 @@ import { connect, search, status } from "./panels.js";
 import { securityHeaders } from "./security.js";
 import { signIn } from "./signin.js";
 import { STYLESHEET } from "./style.js";
+import { usage } from "./usage.js";
 import { identify, type PageCall, type PageContext, pageContext, visitOf } from "./visit.js";
 import { malformedAddressView } from "./views/messages.js";
 
@@ -39,6 +40,7 @@ function routes(): readonly PageRoute[] {
     { method: "get", path: "/search", page: search },
     { method: "get", path: "/connect", page: connect },
     { method: "get", path: "/status", page: status },
+    { method: "get", path: "/status/usage", page: usage },
     { method: "get", path: "/signin", page: signin.show },
     { method: "post", path: "/signin", form: true, page: signin.withToken },
     { method: "get", path: "/signin/oidc", page: signin.withProvider },

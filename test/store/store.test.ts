@@ -10,6 +10,8 @@ import {
   MIGRATIONS,
   mostRead,
   normaliseQuery,
+  promptsFetched,
+  unfollowedSearches,
   openEmbedded,
   openPostgres,
   readSkills,
@@ -46,7 +48,7 @@ function shared(db: SqlBackend): () => Promise<SqlBackend> {
 }
 
 async function reset(db: SqlBackend): Promise<void> {
-  await db.exec(`DROP TABLE IF EXISTS usage_reads, usage_searches, skillshelf_migrations`);
+  await db.exec(`DROP TABLE IF EXISTS usage_reads, usage_searches, usage_prompts, skillshelf_migrations`);
 }
 
 function window(now: Date, days = 7) {
@@ -63,8 +65,8 @@ function suite(name: string, setup: () => Promise<{ db: SqlBackend; outage?: { s
 
     it("runs each migration once and records it", async () => {
       await reset(db);
-      expect(await migrate(db)).toEqual({ applied: [1], version: 1 });
-      expect(await migrate(db)).toEqual({ applied: [], version: 1 });
+      expect(await migrate(db)).toEqual({ applied: [1, 2], version: 2 });
+      expect(await migrate(db)).toEqual({ applied: [], version: 2 });
       const rows = await db.query("SELECT version, name FROM skillshelf_migrations ORDER BY version");
       expect(rows.map((row) => [Number(row["version"]), row["name"]])).toEqual(MIGRATIONS.map((m) => [m.version, m.name]));
     });
@@ -89,7 +91,7 @@ function suite(name: string, setup: () => Promise<{ db: SqlBackend; outage?: { s
       time.set(new Date(T0.getTime() + DAY));
       store.countRead(read("beta", "web", "page"));
       await store.flush();
-      expect(store.status()).toMatchObject({ state: "up", pending: 0, dropped: 0, written: 8, schemaVersion: 1 });
+      expect(store.status()).toMatchObject({ state: "up", pending: 0, dropped: 0, written: 8, schemaVersion: 2 });
       const reader = await store.reader();
       expect(await mostRead(reader, window(time.now()))).toEqual([
         { library: "team", skill: "alpha", reads: 4, skillMdReads: 3, clients: 1 },
@@ -130,6 +132,100 @@ function suite(name: string, setup: () => Promise<{ db: SqlBackend; outage?: { s
       expect(await zeroResultSearches(await store.reader(), window(T0))).toEqual([
         { query: "deploy kubernetes", searches: 3, zeroResults: 2, clients: 2 },
         { query: "terraform", searches: 1, zeroResults: 1, clients: 1 },
+      ]);
+      await store.close();
+    });
+
+    it("migrates a version 1 database to 2 keeping its searches, which count as never followed", async () => {
+      await reset(db);
+      expect(await migrate(db, MIGRATIONS.slice(0, 1))).toEqual({ applied: [1], version: 2 });
+      await db.query(`INSERT INTO usage_searches VALUES ('2026-03-10'::date, 'loki', 'ci', 'tool', 3, 1)`);
+      expect(await migrate(db)).toEqual({ applied: [2], version: 2 });
+      expect(await unfollowedSearches(db, window(T0))).toEqual([{ query: "loki", searches: 3, unfollowed: 2, clients: 1 }]);
+    });
+
+    it("counts prompts rendered by prompt, client and surface, scoped to the prompts a viewer sees", async () => {
+      await reset(db);
+      const store = new UsageStore({
+        backend: db.kind,
+        open: shared(db),
+        now: () => T0,
+        flushMs: 60_000,
+        buffer: 100,
+        retentionMs: 400 * DAY,
+      });
+      store.countPrompt({ library: "team", prompt: "team_review", client: "ci", surface: "prompts/get" });
+      store.countPrompt({ library: "team", prompt: "team_review", client: "ci", surface: "prompts/get" });
+      store.countPrompt({ library: "team", prompt: "team_review", client: "ops", surface: "tool" });
+      store.countPrompt({ library: "docs", prompt: "docs_summary", client: "ci", surface: "prompts/get" });
+      await store.flush();
+      expect(store.status()).toMatchObject({ pending: 0, written: 4 });
+      const reader = await store.reader();
+      expect(await promptsFetched(reader, window(T0))).toEqual([
+        { library: "team", prompt: "team_review", fetches: 3, clients: 2 },
+        { library: "docs", prompt: "docs_summary", fetches: 1, clients: 1 },
+      ]);
+      expect(await promptsFetched(reader, { ...window(T0), visible: { skills: [], prompts: ["docs_summary"] } })).toEqual([
+        { library: "docs", prompt: "docs_summary", fetches: 1, clients: 1 },
+      ]);
+      const rows = await db.query("SELECT client, surface, fetches FROM usage_prompts WHERE prompt = 'team_review' ORDER BY client");
+      expect(rows.map((row) => [row["client"], row["surface"], Number(row["fetches"])])).toEqual([
+        ["ci", "prompts/get", 2],
+        ["ops", "tool", 1],
+      ]);
+      await store.close();
+    });
+
+    it("marks a search followed when the same client reads one of its results within the window, in the search's day", async () => {
+      await reset(db);
+      const time = clock(new Date("2026-03-10T23:58:00Z"));
+      const store = new UsageStore({
+        backend: db.kind,
+        open: shared(db),
+        now: time.now,
+        flushMs: 60_000,
+        buffer: 100,
+        retentionMs: 400 * DAY,
+      });
+      const search = (query: string, client: string, found: string[]) =>
+        store.countSearch({ query, client, surface: "tool", results: found.length }, found);
+      search("logs", "ci", ["team/alpha", "team/beta"]);
+      search("logs", "ops", ["team/alpha"]);
+      search("traces", "ci", ["team/gamma"]);
+      search("nothing", "ci", []);
+      await store.flush();
+      // Past midnight: the follow is added to the search's day. Another client's read follows nothing of ci's.
+      time.set(new Date("2026-03-11T00:05:00Z"));
+      store.countRead({ ...read("beta"), client: "ci" });
+      store.countRead({ ...read("beta"), client: "ci" }); // a search is followed once
+      store.countRead({ ...read("gamma"), client: "web" });
+      // ops's search ended its window at 00:08: a read after it follows nothing.
+      time.set(new Date("2026-03-11T00:08:00.001Z"));
+      store.countRead({ ...read("alpha"), client: "ops" });
+      await store.flush();
+      expect(store.status()).toMatchObject({ pending: 0, written: 4 + 4 + 1, searchesUntracked: 0 });
+      const reader = await store.reader();
+      expect(await unfollowedSearches(reader, window(time.now()))).toEqual([
+        { query: "logs", searches: 2, unfollowed: 1, clients: 2 },
+        { query: "traces", searches: 1, unfollowed: 1, clients: 1 },
+      ]);
+      const rows = await db.query(
+        "SELECT day::text AS day, query, client, searches, zero_results, followed FROM usage_searches ORDER BY query, client",
+      );
+      expect(
+        rows.map((row) => [
+          row["day"],
+          row["query"],
+          row["client"],
+          Number(row["searches"]),
+          Number(row["zero_results"]),
+          Number(row["followed"]),
+        ]),
+      ).toEqual([
+        ["2026-03-10", "logs", "ci", 1, 0, 1],
+        ["2026-03-10", "logs", "ops", 1, 0, 0],
+        ["2026-03-10", "nothing", "ci", 1, 1, 0],
+        ["2026-03-10", "traces", "ci", 1, 0, 0],
       ]);
       await store.close();
     });
@@ -258,7 +354,9 @@ function suite(name: string, setup: () => Promise<{ db: SqlBackend; outage?: { s
         const top = await mostRead(await stores[0]!.reader(), { ...window(T0), limit: 1, offset: 0 });
         // skill-0: 36 of each replica's first 250/251 (n % 7 == 0), plus 10 each.
         expect(top).toEqual([{ library: "team", skill: "skill-0", reads: 36 + 36 + 20, skillMdReads: 92, clients: 2 }]);
-        expect((await db.query("SELECT count(*) AS n FROM skillshelf_migrations")).map((row) => Number(row["n"]))).toEqual([1]);
+        expect((await db.query("SELECT count(*) AS n FROM skillshelf_migrations")).map((row) => Number(row["n"]))).toEqual([
+          MIGRATIONS.length,
+        ]);
         await Promise.all(stores.map((store) => store.close()));
       });
     }

@@ -5,6 +5,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+import parsePrometheusTextFormat from "parse-prometheus-text-format";
 import { afterAll, describe, expect, it } from "vitest";
 import { send } from "../support/http.js";
 import { getSkill } from "../support/mcp.js";
@@ -84,18 +85,33 @@ describe("usage counting on the embedded database", () => {
     await ci.readResource({ uri: "skill://engineering/code-review/references/checklist.md" });
     await ci.readResource({ uri: "skill://engineering/_index.md" }); // a document, not a skill: not counted
     await getSkill(ci, "skill://writing/release-notes/SKILL.md");
-    await ci.callTool({ name: "read_resource", arguments: { uri: "skill://oncall/observability/logs/SKILL.md" } });
     await ci.callTool({ name: "search_skills", arguments: { query: "  Quantum   Basket-Weaving " } });
-    await ci.callTool({ name: "search_skills", arguments: { query: "logs" } });
+    // A search followed by a read of one of its results by the same client, and one that nothing followed.
+    const logs = await ci.callTool({ name: "search_skills", arguments: { query: "logs" } });
+    expect(JSON.stringify(logs)).toContain("skill://oncall/observability/logs/SKILL.md");
+    await ci.callTool({ name: "read_resource", arguments: { uri: "skill://oncall/observability/logs/SKILL.md" } });
+    await ci.callTool({ name: "search_skills", arguments: { query: "traces" } });
+    // Prompts rendered: over prompts/get and the get_prompt tool; one not found is not counted.
+    await ci.getPrompt({ name: "writing_summarize", arguments: { audience: "support", document: "notes" } });
+    await ci.callTool({ name: "get_prompt", arguments: { name: "writing_summarize", arguments: { audience: "sre", document: "notes" } } });
+    await ci.callTool({ name: "get_prompt", arguments: { name: "writing_nothing" } });
     await ci.close();
     expect((await send(server.origin, { path: "/skills/engineering/code-review" })).status).toBe(200);
     expect((await send(server.origin, { path: "/search?q=quantum+basket-weaving" })).status).toBe(200);
     const artifact = await send(server.origin, { path: "/artifacts/writing/release-notes/changelog/SKILL.md", headers: ADMIN });
     expect(artifact.status).toBe(200);
 
-    // 7 reads of skills (the index read is not one) and 3 searches.
-    await healthUntil(server, (usage) => usage["written"] === 10);
-    expect(await health(server)).toMatchObject({ backend: "embedded", state: "up", pending: 0, dropped: 0, written: 10, schemaVersion: 1 });
+    // 7 reads of skills (the index read is not one), 4 searches, 1 search followed, 2 prompts.
+    await healthUntil(server, (usage) => usage["written"] === 14);
+    expect(await health(server)).toMatchObject({
+      backend: "embedded",
+      state: "up",
+      pending: 0,
+      dropped: 0,
+      written: 14,
+      searchesUntracked: 0,
+      schemaVersion: 2,
+    });
     const tables = await usageTables(server);
     expect(tables["mostRead"]).toEqual([
       { library: "engineering", skill: "code-review", reads: 4, skillMdReads: 3, clients: 2 },
@@ -111,12 +127,32 @@ describe("usage counting on the embedded database", () => {
       { client: "page", surface: "page", reads: 1, skills: 1 },
     ]);
     expect(tables["zeroResultSearches"]).toEqual([{ query: "quantum basket-weaving", searches: 2, zeroResults: 2, clients: 2 }]);
+    expect(tables["unfollowedSearches"]).toEqual([{ query: "traces", searches: 1, unfollowed: 1, clients: 1 }]);
+    expect(tables["prompts"]).toEqual([{ library: "writing", prompt: "writing_summarize", fetches: 2, clients: 1 }]);
     expect(tables["neverRead"]).toEqual([
       { library: "engineering", skill: "observability/logs", uri: "skill://engineering/observability/logs/SKILL.md" },
       { library: "engineering", skill: "observability/traces", uri: "skill://engineering/observability/traces/SKILL.md" },
       { library: "oncall", skill: "code-review", uri: "skill://oncall/code-review/SKILL.md" },
       { library: "oncall", skill: "observability/traces", uri: "skill://oncall/observability/traces/SKILL.md" },
     ]);
+    // The same uses on /metrics: totals by library and surface, never by skill, and the store's own counts.
+    const scraped = await send(server.origin, { path: "/metrics", headers: ADMIN });
+    const families = new Map(parsePrometheusTextFormat(scraped.text).map((family) => [family.name, family]));
+    const series = (name: string): string[] =>
+      (families.get(name)?.metrics ?? []).map((sample) => `${JSON.stringify(sample.labels ?? {})} ${sample.value}`).sort();
+    expect(series("skillshelf_usage_reads_total")).toEqual([
+      '{"library":"engineering","surface":"page"} 1',
+      '{"library":"engineering","surface":"resources/read"} 3',
+      '{"library":"oncall","surface":"tool"} 1',
+      '{"library":"writing","surface":"discovery"} 1',
+      '{"library":"writing","surface":"skills/get"} 1',
+    ]);
+    expect(series("skillshelf_usage_searches_total")).toEqual(['{"surface":"page"} 1', '{"surface":"tool"} 3']);
+    expect(series("skillshelf_usage_prompts_total")).toEqual(['{"surface":"prompts/get"} 1', '{"surface":"tool"} 1']);
+    expect(series("skillshelf_usage_pending")).toEqual(["{} 0"]);
+    expect(series("skillshelf_usage_dropped_total")).toEqual(["{} 0"]);
+    expect(series("skillshelf_usage_written_total")).toEqual(["{} 14"]);
+    expect(series("skillshelf_usage_searches_untracked_total")).toEqual(["{} 0"]);
     const csv = await send(server.origin, { path: "/usage?days=1&table=zeroResultSearches&format=csv", headers: ADMIN });
     expect(csv.headers["content-type"]).toBe("text/csv; charset=utf-8");
     expect(csv.text).toBe("query,searches,zeroResults,clients\r\nquantum basket-weaving,2,2,2\r\n");
@@ -124,7 +160,8 @@ describe("usage counting on the embedded database", () => {
     expect(refused.status).toBe(403);
     const bad = await send(server.origin, { path: "/usage?days=0&table=x", headers: ADMIN });
     expect(JSON.parse(bad.text)).toEqual({
-      error: "days must be an integer from 1 to 400; table must be one of mostRead, neverRead, byClient, zeroResultSearches",
+      error:
+        "days must be an integer from 1 to 400; table must be one of mostRead, neverRead, byClient, zeroResultSearches, unfollowedSearches, prompts",
     });
   }, 180_000);
 });
