@@ -4,7 +4,7 @@
 import { createMcpExpressApp } from "@modelcontextprotocol/express";
 import { toNodeHandler } from "@modelcontextprotocol/node";
 import { createMcpHandler, type McpHttpHandler } from "@modelcontextprotocol/server";
-import type { Express, Request, Response } from "express";
+import type { Express, Request } from "express";
 import type { ShelfHolder } from "../live/index.js";
 import {
   buildMcpServer,
@@ -34,6 +34,7 @@ import {
 import { guardStateChanges } from "./exposure.js";
 import { routeResourceMetadata } from "./resource-metadata.js";
 import type { ServerMetrics } from "./metrics.js";
+import { formatOriginName, headerLines, headersOf, isListenRequest, refuseRequest } from "./mcp-request.js";
 import type { ConfigError } from "../config/index.js";
 import { type LegacySessions, openSessions, type SessionOptions } from "./sessions.js";
 import { ScopedListens } from "./listens.js";
@@ -276,48 +277,4 @@ function routeOperator(app: Express, holder: ShelfHolder, deps: ServerDeps, opti
   app.get("/openapi.yaml", (_req, res) => {
     res.type("application/yaml").send(formatOpenApi(deps.version));
   });
-}
-
-function isListenRequest(body: unknown): boolean {
-  return typeof body === "object" && body !== null && (body as { method?: unknown }).method === "subscriptions/listen";
-}
-
-/** Every line of one header as received: `req.headers` has already folded repeated lines into one value. */
-function headerLines(req: Request, name: string): string[] {
-  const lines: string[] = [];
-  for (let i = 0; i + 1 < req.rawHeaders.length; i += 2) {
-    if (req.rawHeaders[i]?.toLowerCase() === name) lines.push(req.rawHeaders[i + 1] as string);
-  }
-  return lines;
-}
-
-/** The SDK's origin check compares hostnames: `https://tools.example:8443` (what an operator copies from a
- *  browser) => `tools.example`; `tools.example` and `moz-extension://*` stay as they are. */
-function formatOriginName(origin: string): string {
-  if (/^[a-z][a-z0-9+.-]*:\/\/\*$/i.test(origin)) return origin.toLowerCase();
-  try {
-    const url = new URL(origin);
-    return url.hostname === "" ? origin : url.hostname;
-  } catch {
-    return origin;
-  }
-}
-
-function headersOf(req: Request): Headers {
-  const headers = new Headers();
-  for (const [name, value] of Object.entries(req.headers)) {
-    if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(", ") : value);
-  }
-  return headers;
-}
-
-/** A refused scope answers every JSON-RPC request with -32602 before anything is served (§5.1). */
-function refuseRequest(req: Request, res: Response, message: string): void {
-  const body: unknown = req.body;
-  const id = typeof body === "object" && body !== null && "id" in body ? (body as { id: unknown }).id : undefined;
-  if (req.method === "POST" && id === undefined && typeof body === "object" && body !== null && !Array.isArray(body)) {
-    res.status(202).end(); // a notification gets no answer
-    return;
-  }
-  res.status(200).json({ jsonrpc: "2.0", id: id ?? null, error: { code: -32602, message } });
 }
