@@ -2,28 +2,20 @@
 // an unchanged rebuild keeps its generation and announces nothing. Also owns the two records a restart with an
 // unchanged config starts from: the fetchers' (the git record, the WebDAV exports: no network needed) and the
 // local harvests' (harvest-cache.ts: served at once, then verified).
-import { createHash } from "node:crypto";
-import { mkdtemp, rm } from "node:fs/promises";
-import os from "node:os";
-import path from "node:path";
+import { rm } from "node:fs/promises";
 import { describeErrorCode, type Logger } from "../address/index.js";
 import type { Config } from "../config/index.js";
 import { fingerprintShelf } from "../health/index.js";
-import { type Fetcher, fetchedKind, type LiveTiming, openFetchers, type Tree } from "../sources/index.js";
+import { type Fetcher, fetchedKind, type Tree } from "../sources/index.js";
 import { assemble, type AssembleResult, type HarvestMemo, readHarvestCache } from "../assemble/index.js";
 import { ShelfHolder } from "./holder.js";
 import type { FetchReport, Shelf } from "../shelf/index.js";
 import { HarvestRecorder } from "./harvest-recorder.js";
 import { logFetchChanges } from "./fetch-log.js";
+import { digestConfig, type FetcherSettings, movedCommit, openFetchersOf } from "./service-fetchers.js";
 import type { ContentCache } from "./content-cache.js";
 
-export interface ShelfServiceOptions {
-  /** Where git fetches and local harvests are cached (`--cache-dir`). Absent: git uses a private temporary
-   *  directory, removed on close, and local harvests are not recorded. */
-  readonly cacheDir?: string;
-  /** The environment git runs with and credentials' `{env: NAME}` are read from; the CLI passes the process's.
-   *  Default: an empty one (git still runs; a credential read from it is unset). */
-  readonly env?: NodeJS.ProcessEnv;
+export interface ShelfServiceOptions extends FetcherSettings {
   /** One line per state change: a fetch that moved, went stale, failed or recovered. Never a secret. */
   readonly log?: Logger;
   /** Holds the bytes of the files a rebuild read again (they changed): what the new shelf publishes for them, to
@@ -31,13 +23,6 @@ export interface ShelfServiceOptions {
   readonly contents?: ContentCache;
   /** Told of every rebuild once it ends: how long it took, and whether it swapped in a new shelf (for /metrics). */
   readonly onRebuilt?: (seconds: number, swapped: boolean) => void;
-  /** How long a superseded export stays on disk for requests still reading the previous shelf. */
-  readonly exportGraceMs?: number;
-  readonly gitTimeoutMs?: number;
-  /** How long one WebDAV listing or download may take (default 30 s). */
-  readonly webdavTimeoutMs?: number;
-  /** The revalidation timing of `cache: live` WebDAV sources (tests shorten it). */
-  readonly liveTiming?: Partial<LiveTiming>;
   /** The watch state of a local fetch, for /health (set by the watcher). */
   readonly watch?: (fetch: string) => FetchReport["watch"];
   /** Serve the recorded local harvests as they are at start, without walking the disk (`serve`); the caller
@@ -270,55 +255,6 @@ export class ShelfService {
       }
     }
   }
-}
-
-function movedCommit(before: ReadonlyMap<string, Tree>, after: ReadonlyMap<string, Tree>): boolean {
-  for (const [key, tree] of after) {
-    const previous = before.get(key);
-    if (previous !== undefined && previous.commit !== tree.commit) return true;
-  }
-  return false;
-}
-
-/** Any change to the config discards the cache record (§9). */
-function digestConfig(config: Config): string {
-  return createHash("sha256").update(JSON.stringify(config)).digest("hex");
-}
-
-/** The fetchers a config needs, over one cache directory (a temporary one when none is given and a fetched source
- *  needs one). `onCooling` is set once the service exists: a live fetch that starts or stops cooling is then
- *  reported on /health by a rescan. */
-interface Fetchers {
-  readonly byKind: ReadonlyMap<string, Fetcher>;
-  readonly tempCacheDir: string | undefined;
-  /** Absolute once, here: exported files are read back by path long after the working directory could change. */
-  readonly givenCacheDir: string | undefined;
-  onCooling: (key: string) => void;
-}
-
-async function openFetchersOf(config: Config, configDigest: string, now: () => Date, options: ShelfServiceOptions): Promise<Fetchers> {
-  const needsCache = config.sources.some((source) => fetchedKind(source.kind) !== undefined);
-  const givenCacheDir = options.cacheDir === undefined ? undefined : path.resolve(options.cacheDir);
-  const tempCacheDir = givenCacheDir === undefined && needsCache ? await mkdtemp(path.join(os.tmpdir(), "skillshelf-cache-")) : undefined;
-  const cacheDir = givenCacheDir ?? tempCacheDir;
-  const fetchers: Fetchers = { byKind: new Map(), tempCacheDir, givenCacheDir, onCooling: () => undefined };
-  if (cacheDir === undefined) return fetchers;
-  const byKind = await openFetchers(
-    config.sources,
-    {
-      cacheDir,
-      configDigest,
-      config,
-      env: options.env ?? {},
-      now,
-      ...(options.exportGraceMs === undefined ? {} : { graceMs: options.exportGraceMs }),
-      ...(options.liveTiming === undefined ? {} : { live: options.liveTiming }),
-      // The same object: the fetchers' cooling callback reads `onCooling` from it once the service sets it.
-      onCooling: (key) => fetchers.onCooling(key),
-    },
-    { git: options.gitTimeoutMs, webdav: options.webdavTimeoutMs },
-  );
-  return Object.assign(fetchers, { byKind });
 }
 
 /** A changed file's bytes, held under the digest the new shelf publishes (a copy: the harvest hands a view). */
