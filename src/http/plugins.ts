@@ -5,11 +5,9 @@
 // repository and one out of scope are the same 404 (a caller without a credential is first asked for one, as git
 // expects). Pack generation runs a bounded number of git processes with bounded memory, and stops when the client
 // goes away. A token never reaches a log line, a metric label or an error.
-import { spawn } from "node:child_process";
 import { createHash } from "node:crypto";
 import os from "node:os";
 import path from "node:path";
-import { createGunzip } from "node:zlib";
 import type { Express, Request, Response } from "express";
 import type { Ceiling } from "../config/index.js";
 import type { ShelfAccess } from "../mcp/index.js";
@@ -17,7 +15,6 @@ import {
   SCOPE_MARKETPLACE,
   findPlugin,
   formatMarketplace,
-  gitEnv,
   libraryMarketplaceName,
   listPlugins,
   pluginContent,
@@ -25,13 +22,13 @@ import {
   type ListedPlugin,
   type PluginContent,
   type ReadEntry,
-  UPLOAD_PACK_CONFIG,
 } from "../plugins/index.js";
 import { compileScope, scopeOn, type ScopeOn } from "../resolve/index.js";
 import type { Shelf } from "../shelf/index.js";
 import type { AccessHolder, Identified } from "./access.js";
 import { bearerToken, identifyCaller } from "./access.js";
 import type { FeedTokens } from "./feeds.js";
+import { Slots, uploadPack } from "./upload-pack.js";
 
 /** `[/feeds/<token>]/plugins[/libraries/<library>]/marketplace.json` */
 const MARKETPLACE_ROUTE = /^(?:\/feeds\/([^/]+))?\/plugins(?:\/libraries\/([^/]+))?\/marketplace\.json$/;
@@ -41,8 +38,6 @@ const NOT_FOUND = "not found: no plugin or marketplace at this address for this 
 const CHALLENGE = 'Basic realm="skillshelf", charset="UTF-8"';
 /** What a Git-Protocol header may say (`version=2`): anything else is not passed to git. */
 const GIT_PROTOCOL = /^[A-Za-z0-9=:.,_-]{1,100}$/;
-/** A fetch request (wants, haves, shallow lines) larger than this is refused. */
-const MAX_REQUEST_BYTES = 8 * 1024 * 1024;
 
 export interface PluginLimits {
   /** upload-pack processes at once; more wait. */
@@ -266,92 +261,10 @@ async function answerGit(
   } else {
     res.type("application/x-git-upload-pack-result");
   }
-  await slots.run(() => uploadPack(req, res, built.dir, advertise, protocol, mount));
-}
-
-/** One `git upload-pack --stateless-rpc` run, its output streamed to the client; killed when the client goes away. */
-function uploadPack(
-  req: Request,
-  res: Response,
-  dir: string,
-  advertise: boolean,
-  protocol: string | undefined,
-  mount: PluginMount,
-): Promise<void> {
-  const memory = mount.limits?.packMemory ?? DEFAULT_PLUGIN_LIMITS.packMemory;
-  const args = [
-    "-c",
-    `pack.windowMemory=${memory}`,
-    "-c",
-    `pack.deltaCacheSize=${memory}`,
-    "-c",
-    "pack.threads=1",
-    "-c",
-    "uploadpack.allowFilter=true",
-    ...UPLOAD_PACK_CONFIG,
-    "upload-pack",
-    "--stateless-rpc",
-    ...(advertise ? ["--advertise-refs"] : []),
-    dir,
-  ];
-  return new Promise((resolve) => {
-    const child = spawn("git", args, {
-      env: gitEnv(protocol === undefined ? {} : { GIT_PROTOCOL: protocol }),
-      stdio: ["pipe", "pipe", "pipe"],
-    });
-    let done = false;
-    const finish = (): void => {
-      if (done) return;
-      done = true;
-      resolve();
-    };
-    const stop = (): void => {
-      if (child.exitCode === null) child.kill("SIGTERM");
-    };
-    res.once("close", stop);
-    child.stderr.resume();
-    child.on("error", (error) => {
-      mount.onError(error);
-      if (!res.headersSent) res.status(500);
-      res.end();
-      finish();
-    });
-    child.stdout.pipe(res);
-    child.on("close", finish);
-    child.stdin.on("error", () => undefined);
-    if (advertise) return void child.stdin.end();
-    let received = 0;
-    const body = req.headers["content-encoding"] === "gzip" ? req.pipe(createGunzip()) : req;
-    body.on("data", (chunk: Buffer) => {
-      received += chunk.byteLength;
-      if (received > MAX_REQUEST_BYTES) {
-        stop();
-        res.destroy();
-      }
-    });
-    body.on("error", () => {
-      stop();
-      res.destroy();
-    });
-    body.pipe(child.stdin);
-  });
-}
-
-/** A counting semaphore: at most `size` runs at once, the rest in order. */
-class Slots {
-  private active = 0;
-  private readonly waiting: (() => void)[] = [];
-
-  constructor(private readonly size: number) {}
-
-  async run<T>(work: () => Promise<T>): Promise<T> {
-    if (this.active >= this.size) await new Promise<void>((resolve) => this.waiting.push(resolve));
-    this.active++;
-    try {
-      return await work();
-    } finally {
-      this.active--;
-      this.waiting.shift()?.();
-    }
-  }
+  await slots.run(() =>
+    uploadPack(req, res, built.dir, advertise, protocol, {
+      memory: mount.limits?.packMemory ?? DEFAULT_PLUGIN_LIMITS.packMemory,
+      onError: mount.onError,
+    }),
+  );
 }
