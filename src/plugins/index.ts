@@ -19,14 +19,12 @@ export {
   BRANCH,
   DEFAULT_HISTORY,
   DEFAULT_REPO_BYTES,
-  PluginRepoError,
   PluginRepos,
   commitMessage,
-  gitEnv,
   repoName,
-  runGit,
   UPLOAD_PACK_CONFIG,
   type BuiltRepo,
   type PluginReposOptions,
   type ReadEntry,
 } from "./repos.js";
+export { gitEnv, PluginRepoError, runGit } from "./git-process.js";

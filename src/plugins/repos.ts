@@ -8,12 +8,12 @@
 // commit is not a descendant. The newest `history` earlier contents are kept; once twice as many are held, the older
 // half is dropped. Repositories are made lazily, one build per repository at a time (concurrent requests for the same
 // content share it), and the least recently used ones are removed when the directory outgrows its byte bound.
-import { spawn } from "node:child_process";
 import { createHash } from "node:crypto";
 import { mkdir, readdir, rm, stat, utimes } from "node:fs/promises";
 import path from "node:path";
 import type { ListedPlugin, PluginContent } from "./catalog.js";
 import { formatManifest, MANIFEST_PATH } from "./catalog.js";
+import { PluginRepoError, runGit, writeChunk } from "./git-process.js";
 
 /** The one branch of every repository. */
 export const BRANCH = "main";
@@ -61,54 +61,6 @@ export interface BuiltRepo {
   readonly commit: string;
 }
 
-export class PluginRepoError extends Error {}
-
-/** What git needs and nothing of the user's: no system or global config, no hooks, no prompts. */
-export function gitEnv(extra: Readonly<Record<string, string>> = {}): NodeJS.ProcessEnv {
-  return {
-    PATH: process.env.PATH ?? "/usr/bin:/bin",
-    GIT_CONFIG_NOSYSTEM: "1",
-    GIT_CONFIG_GLOBAL: "/dev/null",
-    GIT_TERMINAL_PROMPT: "0",
-    HOME: "/nonexistent",
-    LANG: "C",
-    ...extra,
-  };
-}
-
-interface GitResult {
-  readonly stdout: Buffer;
-}
-
-/** Runs git with `input` on stdin; a non-zero exit is a PluginRepoError naming the command and git's message. */
-export function runGit(git: string, args: readonly string[], input?: (stdin: NodeJS.WritableStream) => Promise<void>): Promise<GitResult> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(git, ["-c", "core.hooksPath=/dev/null", ...args], { env: gitEnv(), stdio: ["pipe", "pipe", "pipe"] });
-    const out: Buffer[] = [];
-    const err: Buffer[] = [];
-    child.stdout.on("data", (chunk: Buffer) => out.push(chunk));
-    child.stderr.on("data", (chunk: Buffer) => err.push(chunk));
-    child.on("error", (error) => reject(new PluginRepoError(`git ${args[0] ?? ""}: ${error.message}`)));
-    child.stdin.on("error", () => undefined);
-    child.on("close", (code) => {
-      if (code === 0) return resolve({ stdout: Buffer.concat(out) });
-      const message = Buffer.concat(err).toString("utf8").trim().split("\n").slice(-3).join("; ");
-      reject(
-        new PluginRepoError(`git ${args.filter((arg) => !arg.startsWith("--git-dir")).join(" ")} exited with ${String(code)}: ${message}`),
-      );
-    });
-    if (input === undefined) child.stdin.end();
-    else
-      input(child.stdin).then(
-        () => child.stdin.end(),
-        (error: unknown) => {
-          child.kill();
-          reject(error instanceof Error ? error : new Error(String(error)));
-        },
-      );
-  });
-}
-
 /** The message of the commit for `content`: the plugin, its version and the content digest as a trailer. */
 export function commitMessage(content: PluginContent): string {
   return `${content.listed.name} ${content.version}\n\n${TRAILER}${content.digest}\n`;
@@ -118,21 +70,6 @@ export function commitMessage(content: PluginContent): string {
 export function repoName(listed: Pick<ListedPlugin, "library" | "plugin">): string {
   return `${createHash("sha256").update(`${listed.library}\0${listed.plugin}`).digest("hex").slice(0, 32)}.git`;
 }
-
-const write = (stdin: NodeJS.WritableStream, chunk: string | Uint8Array): Promise<void> =>
-  new Promise((resolve, reject) => {
-    if (stdin.write(chunk)) return resolve();
-    const onDrain = (): void => {
-      stdin.off("error", onError);
-      resolve();
-    };
-    const onError = (error: Error): void => {
-      stdin.off("drain", onDrain);
-      reject(error);
-    };
-    stdin.once("drain", onDrain);
-    stdin.once("error", onError);
-  });
 
 export class PluginRepos {
   private readonly git: string;
@@ -240,22 +177,22 @@ export class PluginRepos {
     await runGit(this.git, args, async (stdin) => {
       const data = async (bytes: Uint8Array | string): Promise<void> => {
         const buffer = typeof bytes === "string" ? Buffer.from(bytes, "utf8") : bytes;
-        await write(stdin, `data ${buffer.byteLength}\n`);
-        await write(stdin, buffer);
-        await write(stdin, "\n");
+        await writeChunk(stdin, `data ${buffer.byteLength}\n`);
+        await writeChunk(stdin, buffer);
+        await writeChunk(stdin, "\n");
       };
-      await write(stdin, `reset ${REF}\n\n`);
-      await write(stdin, `commit ${REF}\nauthor ${IDENT} ${EPOCH} +0000\ncommitter ${IDENT} ${EPOCH} +0000\n`);
+      await writeChunk(stdin, `reset ${REF}\n\n`);
+      await writeChunk(stdin, `commit ${REF}\nauthor ${IDENT} ${EPOCH} +0000\ncommitter ${IDENT} ${EPOCH} +0000\n`);
       await data(message);
       for (const entry of content.entries) {
         const bytes = "text" in entry ? entry.text : await read(entry.uri);
         if (bytes === null) throw new PluginRepoError(`${content.listed.plugin}: ${entry.path} could not be read`);
-        await write(stdin, `M 100644 inline ${quotePath(entry.path)}\n`);
+        await writeChunk(stdin, `M 100644 inline ${quotePath(entry.path)}\n`);
         await data(bytes);
       }
-      await write(stdin, `M 100644 inline ${MANIFEST_PATH}\n`);
+      await writeChunk(stdin, `M 100644 inline ${MANIFEST_PATH}\n`);
       await data(manifest);
-      await write(stdin, "done\n");
+      await writeChunk(stdin, "done\n");
     });
     const head = await this.head(dir);
     if (head === null || head.digest !== content.digest || !head.root)
@@ -283,7 +220,7 @@ export class PluginRepos {
     }
     const dropped = rest.length >= this.history * 2 ? rest.slice(0, rest.length - this.history) : [];
     for (const entry of dropped) lines.push(`delete ${entry.ref} ${entry.commit}`);
-    await runGit(this.git, [`--git-dir=${dir}`, "update-ref", "--stdin"], (stdin) => write(stdin, `${lines.join("\n")}\n`));
+    await runGit(this.git, [`--git-dir=${dir}`, "update-ref", "--stdin"], (stdin) => writeChunk(stdin, `${lines.join("\n")}\n`));
     if (dropped.length === 0) return;
     await runGit(this.git, [`--git-dir=${dir}`, "repack", "-a", "-d", "-q"]);
     await runGit(this.git, [`--git-dir=${dir}`, "prune", "--expire=now"]);
