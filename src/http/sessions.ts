@@ -7,49 +7,30 @@
 // candidate is in use; and closed after `idleMs` with no request and no stream open. Anything that is not a
 // 2025-era session request (2026-07-28 traffic, 2025-era requests sent without a session) is handed back to the
 // stateless handler unchanged.
-import { createHash, randomUUID, timingSafeEqual } from "node:crypto";
+import { randomUUID, timingSafeEqual } from "node:crypto";
 import { NodeStreamableHTTPServerTransport, toWebRequest } from "@modelcontextprotocol/node";
 import { isInitializeRequest, isLegacyRequest } from "@modelcontextprotocol/server";
 import type { Request, Response } from "express";
-import { Counter, Gauge, type Registry } from "prom-client";
-import type { Logger } from "../address/index.js";
+import type { Registry } from "prom-client";
 import { buildMcpServer, type RequestView, type ServerDeps, type Session, SessionRegistry } from "../mcp/index.js";
 import type { Shelf } from "../shelf/index.js";
 import type { Caller } from "./access.js";
 import type { OnRefused } from "./bad-requests.js";
 import type { ServerMetrics } from "./metrics.js";
+import {
+  adminRoomOf,
+  credentialOf,
+  type CloseReason,
+  type Grant,
+  ownerOf,
+  registerSessionMetrics,
+  type RefusalReason,
+  type SessionOptions,
+  type SessionStats,
+  shareOf,
+} from "./session-bounds.js";
 
-export interface SessionLimits {
-  /** Sessions open at once, at most. */
-  readonly max: number;
-  /** A session with no request in flight and no stream open for this long is closed. */
-  readonly idleMs: number;
-}
-
-export interface SessionOptions extends SessionLimits {
-  /** Sessions opened and closed (debug), evicted (warn). */
-  readonly log?: Logger;
-}
-
-export type CloseReason = "deleted" | "idle" | "evicted" | "shutdown" | "failed" | "access";
-
-/** Who opened a session or a stream, and what they could see then (`grantLabel`): a reload that changes it closes
- *  what they opened. */
-export interface Grant {
-  readonly caller: Caller;
-  readonly label: string;
-}
-export type RefusalReason = "unknown" | "credential" | "capacity" | "share" | "shutdown";
-
-/** Sessions one credential (one anonymous address) may hold: a tenth of the bound, at least one. */
-export function shareOf(max: number): number {
-  return Math.max(1, Math.floor(max / 10));
-}
-
-/** Sessions only admins may open: a twentieth of the bound, none when it is below 20. */
-export function adminRoomOf(max: number): number {
-  return Math.floor(max / 20);
-}
+export type { CloseReason, Grant, RefusalReason, SessionLimits, SessionOptions, SessionStats } from "./session-bounds.js";
 
 interface OpenSession {
   readonly id: string;
@@ -64,15 +45,6 @@ interface OpenSession {
   active: number;
   lastActive: number;
   idleTimer: NodeJS.Timeout | undefined;
-}
-
-/** What the sessions did, for /metrics. */
-export interface SessionStats {
-  readonly open: number;
-  readonly max: number;
-  readonly opened: number;
-  readonly closed: Readonly<Record<CloseReason, number>>;
-  readonly refused: Readonly<Record<RefusalReason, number>>;
 }
 
 const SESSION_HEADER = "mcp-session-id";
@@ -150,53 +122,7 @@ export class LegacySessions {
 
   /** Gauges and counters of the sessions on `registry` (GET /metrics). */
   register(registry: Registry): void {
-    const stats = (): SessionStats => this.stats;
-    const registers = [registry];
-    new Gauge({
-      name: "skillshelf_mcp_sessions",
-      help: "2025-era MCP sessions open over HTTP",
-      registers,
-      collect() {
-        this.set(stats().open);
-      },
-    });
-    new Gauge({
-      name: "skillshelf_mcp_sessions_max",
-      help: "The most 2025-era MCP sessions this server keeps open (--max-sessions)",
-      registers,
-      collect() {
-        this.set(stats().max);
-      },
-    });
-    new Counter({
-      name: "skillshelf_mcp_sessions_opened_total",
-      help: "2025-era MCP sessions opened by an initialize",
-      registers,
-      collect() {
-        this.reset();
-        this.inc(stats().opened);
-      },
-    });
-    new Counter({
-      name: "skillshelf_mcp_sessions_closed_total",
-      help: "2025-era MCP sessions closed, by reason: deleted by the client, idle, evicted for a new one, shutdown, failed handshake, access changed by a config reload",
-      labelNames: ["reason"],
-      registers,
-      collect() {
-        this.reset();
-        for (const [reason, count] of Object.entries(stats().closed)) this.inc({ reason }, count);
-      },
-    });
-    new Counter({
-      name: "skillshelf_mcp_session_refusals_total",
-      help: "Session requests refused, by reason: unknown session id (404), another credential's session (404), no room (503), the credential's share in use (503), shutting down (503)",
-      labelNames: ["reason"],
-      registers,
-      collect() {
-        this.reset();
-        for (const [reason, count] of Object.entries(stats().refused)) this.inc({ reason }, count);
-      },
-    });
+    registerSessionMetrics(registry, () => this.stats);
   }
 
   private async open(req: Request, res: Response, view: RequestView, grant: Grant): Promise<void> {
@@ -358,19 +284,6 @@ export function openSessions(
   const sessions = new LegacySessions(deps, options.sessions, options.onRefused ?? (() => undefined), options.onError);
   if (options.metrics !== undefined) sessions.register(options.metrics.registry);
   return sessions;
-}
-
-/** Whose share a session counts against: its credential, or for an anonymous caller its address (anonymous
- *  callers share no credential with one another). */
-function ownerOf(req: Request, grant: Grant): string {
-  if (grant.caller !== null) return `credential:${credentialOf(req).toString("hex")}`;
-  return `address:${req.socket.remoteAddress ?? ""}`;
-}
-
-function credentialOf(req: Request): Buffer {
-  return createHash("sha256")
-    .update(req.headers.authorization ?? "", "utf8")
-    .digest();
 }
 
 function requestIdOf(body: unknown): string | number | null {
