@@ -3,27 +3,18 @@ import { buildPromptDefs, formatPromptName, type ParsedPrompt, type PromptDef } 
 import {
   ancestorsOf,
   compareCodeUnits,
-  digestBytes,
   formatSkillMdUri,
   formatSkillUri,
   joinPath,
-  mimeTypeFor,
   skillAddress,
-  type PlaceholderBases,
   type SkillFolders,
-  substitutePlaceholders,
 } from "../address/index.js";
 import type { ConflictRule } from "../config/index.js";
 import type { FetchReport, Library, LibraryConflict, LibraryFile, ServedFile, Shelf, ShelfFinding, Skill } from "./types.js";
 import { actionOf, DEFAULT_GUARD_POLICY, type GuardPolicy } from "../guard/index.js";
-import {
-  type HarvestedFile,
-  type HarvestedPlugin,
-  type HarvestedSkill,
-  replaceFrontmatter,
-  rewrites,
-  rewriteSkillMd,
-} from "../harvest/index.js";
+import { Claims, type Clash } from "./claims.js";
+import { serveFile, serveSkillMd } from "./served-files.js";
+import { type HarvestedPlugin, type HarvestedSkill, rewrites } from "../harvest/index.js";
 
 export interface LibraryPlan {
   readonly name: string;
@@ -243,136 +234,8 @@ function judgeFindings(plan: LibraryPlan, plugin: HarvestedPlugin): ShelfFinding
   });
 }
 
-/** One address of a plugin that an earlier plugin of the library holds: `skill:<address>`, `file:<path>` or
- *  `prompt:<stem>`, and the sentence that names it. */
-interface Clash {
-  readonly key: string;
-  readonly text: string;
-}
-
-/** The addresses plugins of one library have claimed, to drop a later plugin that overlaps (§3.7). */
-class Claims {
-  private readonly skills = new Map<string, string>();
-  private readonly files = new Map<string, string>();
-  private readonly prompts = new Map<string, string>();
-  /** Every proper ancestor directory of a claimed skill or file → the plugin that claimed it. */
-  private readonly ancestors = new Map<string, string>();
-
-  constructor(private readonly library: string) {}
-
-  /** Every address of `plugin` that collides with what earlier plugins claimed (a plugin overlapping another on
-   *  8 skills gets all 8), each with its key and a sentence naming the plugin that holds it. */
-  findClashes(plugin: HarvestedPlugin, stems: readonly string[]): Clash[] {
-    const clashes: Clash[] = [];
-    for (const stem of stems) {
-      const same = this.prompts.get(stem);
-      if (same !== undefined)
-        clashes.push({
-          key: `prompt:${stem}`,
-          text: `prompt ${formatPromptName(this.library, stem)} is already served by plugin '${same}'`,
-        });
-    }
-    for (const skill of plugin.skills) {
-      const address = skill.address.join("/");
-      const same = this.skills.get(address) ?? this.files.get(address);
-      const inside = this.ancestors.get(address);
-      const outer = this.owningSkill(address);
-      const key = `skill:${address}`;
-      if (same !== undefined) clashes.push({ key, text: `${this.uri(address)}/SKILL.md is already served by plugin '${same}'` });
-      else if (inside !== undefined) clashes.push({ key, text: `${this.uri(address)} would hold addresses plugin '${inside}' serves` });
-      else if (outer !== null)
-        clashes.push({ key, text: `${this.uri(address)} lies inside skill ${this.uri(outer[0])} of plugin '${outer[1]}'` });
-    }
-    for (const file of plugin.libraryFiles) {
-      const same = this.files.get(file.path) ?? this.skills.get(file.path) ?? this.ancestors.get(file.path);
-      const outer = this.owningSkill(file.path);
-      const key = `file:${file.path}`;
-      if (same !== undefined) clashes.push({ key, text: `${this.uri(file.path)} is already served by plugin '${same}'` });
-      else if (outer !== null)
-        clashes.push({ key, text: `${this.uri(file.path)} lies inside skill ${this.uri(outer[0])} of plugin '${outer[1]}'` });
-    }
-    return clashes;
-  }
-
-  /** Claims what `plugin` serves, leaving out the keys it lost. */
-  claim(id: string, plugin: HarvestedPlugin, stems: readonly string[], lost: ReadonlySet<string>): void {
-    for (const stem of stems) if (!lost.has(`prompt:${stem}`)) this.prompts.set(stem, id);
-    for (const skill of plugin.skills) {
-      const address = skill.address.join("/");
-      if (lost.has(`skill:${address}`)) continue;
-      this.skills.set(address, id);
-      this.claimAncestors(address, id);
-    }
-    for (const file of plugin.libraryFiles) {
-      if (lost.has(`file:${file.path}`)) continue;
-      this.files.set(file.path, id);
-      this.claimAncestors(file.path, id);
-    }
-  }
-
-  /** Each proper ancestor of `path` not yet held is held by `id`: the first plugin to reach a folder keeps it. */
-  private claimAncestors(path: string, id: string): void {
-    for (const ancestor of ancestorsOf(path)) if (!this.ancestors.has(ancestor)) this.ancestors.set(ancestor, id);
-  }
-
-  /** The outermost claimed skill whose address is a proper ancestor of `path`, as [address, plugin]. */
-  private owningSkill(path: string): [string, string] | null {
-    const outer = [...ancestorsOf(path)].reverse().find((ancestor) => this.skills.has(ancestor));
-    return outer === undefined ? null : [outer, this.skills.get(outer) as string];
-  }
-
-  private uri(path: string): string {
-    return formatSkillUri(this.library, path.split("/"));
-  }
-}
-
 function promptStems(plugin: HarvestedPlugin): string[] {
   return (plugin.parsedPrompts ?? []).map((prompt) => prompt.stem);
-}
-
-function serveFile(file: HarvestedFile): ServedFile {
-  return {
-    size: file.size,
-    digest: file.digest,
-    mimeType: mimeTypeFor(file.path, file.text),
-    text: file.text,
-    // The harvested file itself (reads use its real path, size and mtime): one object per file, not one per library.
-    disk: file,
-  };
-}
-
-const UTF8 = new TextDecoder("utf-8");
-const ENCODER = new TextEncoder();
-
-/** SKILL.md as served in `library`: frontmatter verbatim, placeholders in the body substituted (§2.3). Only a
- *  substituted one carries its bytes; the rest are served from disk like any file. */
-function serveSkillMd(skill: HarvestedSkill, bases: PlaceholderBases): ServedFile {
-  const base = { ...serveFile(skill.skillMd), mimeType: "text/markdown" };
-  let raw = skill.skillMd.bytes;
-  const values = rewrites(skill);
-  const rewritten = Object.keys(values).length > 0 || skill.servedFrontmatter !== undefined;
-  if ((!skill.placeholders && !rewritten) || raw === undefined) return base;
-  let bodyOffset = skill.bodyOffset;
-  if (skill.servedFrontmatter !== undefined) {
-    // Hosts would refuse the file's frontmatter (naming: lenient): the normalised one replaces it whole.
-    const served = replaceFrontmatter(raw, bodyOffset, skill.servedFrontmatter.yaml);
-    if (served !== undefined) ({ bytes: raw, bodyOffset } = served);
-  } else if (rewritten) {
-    // Lenient naming: only those values differ from the file (harvest checked that they can be replaced).
-    const served = rewriteSkillMd(raw, bodyOffset, values);
-    if (served !== undefined) ({ bytes: raw, bodyOffset } = served);
-  }
-  if (!skill.placeholders) return { ...base, bytes: raw, size: raw.byteLength, digest: digestBytes(raw) };
-  const body = substitutePlaceholders(UTF8.decode(raw.subarray(bodyOffset)), bases);
-  const served = concat(raw.subarray(0, bodyOffset), ENCODER.encode(body));
-  return { ...base, bytes: served, size: served.byteLength, digest: digestBytes(served) };
-}
-
-function concat(head: Uint8Array, tail: Uint8Array): Uint8Array {
-  const out = new Uint8Array(head.byteLength + tail.byteLength);
-  out.set(head, 0);
-  out.set(tail, head.byteLength);
-  return out;
 }
 
 /** The plugin's skill folders and their URIs in `library`: `${CLAUDE_PLUGIN_ROOT}/skills/pdf/x.md` is read at the
