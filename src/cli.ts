@@ -5,9 +5,9 @@
 import { parseArgs } from "node:util";
 import v8 from "node:v8";
 import { VERSION } from "./address/index.js";
-import { COMMANDS } from "./cli/index.js";
+import { COMMANDS, formatCommandHelp, formatOverview, formatUsageHint } from "./cli/index.js";
 import type { Values } from "./settings.js";
-import { type CommandSpec, commandNamed, EXIT_CODES, formatCommandHelp, formatOverview, formatUsageHint, parseOptionsOf } from "./usage.js";
+import { type CommandSpec, commandNamed, EXIT_CODES, parseOptionsOf } from "./usage.js";
 
 /** `help`, `--help`, `--version`, or a command with its flags. Help goes to stdout, errors to stderr. */
 async function main(argv: readonly string[]): Promise<number> {

@@ -10,3 +10,5 @@ export const COMMANDS: Readonly<Record<"check" | "link" | "serve", () => Promise
   link: async () => (await import("./link.js")).runLink,
   serve: async () => (await import("./serve.js")).runServe,
 };
+
+export { formatCommandHelp, formatOverview, formatUsageHint } from "./help.js";

@@ -40,8 +40,9 @@ describe("what a command loads", () => {
       expect(run.stdout).not.toBe("");
       // The vocabulary's media types (address/media.ts) are the one package.
       expect(run.packages).toEqual(["mime-types"]);
-      // The entry, the command table, the help tables and the vocabulary they name (address/): nothing else.
-      expect(run.dist.filter((file) => !file.startsWith("address/"))).toEqual(["cli.js", "cli/index.js", "usage.js"]);
+      // The entry, the command table, the help text, the help tables and the vocabulary they name (address/): nothing
+      // else.
+      expect(run.dist.filter((file) => !file.startsWith("address/"))).toEqual(["cli.js", "cli/help.js", "cli/index.js", "usage.js"]);
     },
   );
 
