@@ -14,13 +14,13 @@
 //     [--rounds=5] [--round-reads=20000] [--http-ms=3000] [--postgres=URL]
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
-import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { ensureShelf } from "./gen-shelf.mjs";
 import { createRandom } from "./lib/random.mjs";
 import { HttpRpc } from "./lib/http-client.mjs";
+import { freePort } from "./lib/proc.mjs";
 import { median, percentile, runLoad } from "./lib/stats.mjs";
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
@@ -271,16 +271,6 @@ out.pglite = await month(
 );
 
 // PostgreSQL: the URL given, or a throwaway cluster on loopback (fsync on, as a server would run).
-async function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
-}
 function postgresBin() {
   const root = "/usr/lib/postgresql";
   if (!fs.existsSync(root)) return null;
