@@ -9,6 +9,8 @@
 
 const EVERY_FOLDER = [
   "address",
+  "log",
+  "memo",
   "guard",
   "config",
   "prompts",
@@ -32,6 +34,8 @@ const EVERY_FOLDER = [
 /** @type {{name: string, file?: boolean, pure: boolean, imports: string[], typesFrom: string[]}[]} */
 const LAYERS = [
   { name: "address", pure: true, imports: [], typesFrom: [] },
+  { name: "log", pure: true, imports: [], typesFrom: [] },
+  { name: "memo", pure: true, imports: [], typesFrom: [] },
   { name: "guard", pure: true, imports: ["address"], typesFrom: [] },
   { name: "config", pure: false, imports: ["address"], typesFrom: [] },
   { name: "prompts", pure: true, imports: ["address", "config"], typesFrom: [] },
@@ -39,23 +43,23 @@ const LAYERS = [
   { name: "harvest", pure: false, imports: ["address", "guard", "config", "prompts"], typesFrom: [] },
   { name: "shelf", pure: true, imports: ["address", "guard", "config", "prompts", "harvest"], typesFrom: [] },
   { name: "assemble", pure: false, imports: ["address", "config", "prompts", "sources", "harvest", "shelf"], typesFrom: [] },
-  { name: "resolve", pure: true, imports: ["address", "config", "prompts", "harvest", "shelf"], typesFrom: [] },
+  { name: "resolve", pure: true, imports: ["address", "memo", "config", "prompts", "harvest", "shelf"], typesFrom: [] },
   { name: "discovery", pure: true, imports: ["address", "config", "prompts", "harvest", "shelf", "resolve"], typesFrom: [] },
-  { name: "search", pure: true, imports: ["address", "config", "prompts", "harvest", "shelf", "resolve"], typesFrom: [] },
+  { name: "search", pure: true, imports: ["address", "memo", "config", "prompts", "harvest", "shelf", "resolve"], typesFrom: [] },
   {
     name: "health",
     pure: true,
-    imports: ["address", "guard", "config", "prompts", "harvest", "shelf", "resolve", "discovery"],
+    imports: ["address", "log", "memo", "guard", "config", "prompts", "harvest", "shelf", "resolve", "discovery"],
     typesFrom: [],
   },
   { name: "plugins", pure: false, imports: ["address", "config", "prompts", "harvest", "shelf", "resolve"], typesFrom: [] },
   {
     name: "live",
     pure: false,
-    imports: ["address", "config", "prompts", "sources", "harvest", "shelf", "assemble", "resolve", "search", "health"],
+    imports: ["address", "log", "memo", "config", "prompts", "sources", "harvest", "shelf", "assemble", "resolve", "search", "health"],
     typesFrom: [],
   },
-  { name: "mcp", pure: false, imports: ["address", "config", "prompts", "shelf", "resolve", "search", "health"], typesFrom: [] },
+  { name: "mcp", pure: false, imports: ["address", "memo", "config", "prompts", "shelf", "resolve", "search", "health"], typesFrom: [] },
   { name: "oauth", pure: false, imports: ["address", "config"], typesFrom: [] },
   { name: "store", pure: false, imports: ["address", "config"], typesFrom: [] },
   {
@@ -66,7 +70,7 @@ const LAYERS = [
   },
   { name: "http", pure: false, imports: EVERY_FOLDER.filter((name) => name !== "http"), typesFrom: [] },
   { name: "usage.ts", file: true, pure: true, imports: ["address"], typesFrom: [] },
-  { name: "settings.ts", file: true, pure: true, imports: ["address", "config", "sources"], typesFrom: ["usage.ts"] },
+  { name: "settings.ts", file: true, pure: true, imports: ["address", "log", "config", "sources"], typesFrom: ["usage.ts"] },
   { name: "cli", pure: false, imports: [...EVERY_FOLDER, "usage.ts", "settings.ts"], typesFrom: [] },
   { name: "cli.ts", file: true, pure: false, imports: ["address", "cli", "config", "usage.ts", "settings.ts"], typesFrom: [] },
   { name: "index.ts", file: true, pure: false, imports: EVERY_FOLDER, typesFrom: [] },

@@ -5,7 +5,7 @@ import { defineConfig } from "vitest/config";
 
 export default defineConfig({
   test: {
-    include: ["test/{address,config,prompts,harvest,shelf,resolve}/**/*.test.ts"],
+    include: ["test/{address,log,memo,config,prompts,harvest,shelf,resolve}/**/*.test.ts"],
     // Stryker runs tests in worker threads, where process.chdir() throws: the one test that changes directory is
     // left out of mutation runs (npm test still runs it).
     testNamePattern: /^(?!.*loadConfig on a missing file names the error code)/,

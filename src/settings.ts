@@ -1,6 +1,6 @@
 // What the operator told the CLI, from flags and the environment, read and checked before anything is harvested.
 // Pure: the environment and the home directory are given (cli.ts passes the process's).
-import { LOG_LEVELS, type LogFormat, type LogLevel } from "./address/index.js";
+import { LOG_LEVELS, type LogFormat, type LogLevel } from "./log/index.js";
 import { defaultCacheDir } from "./sources/index.js";
 import type { CommandSpec } from "./usage.js";
 

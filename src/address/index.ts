@@ -40,8 +40,6 @@ export {
   parseSkillUri,
 } from "./uri.js";
 export type { SkipRow } from "./skip-row.js";
-export { LOG_LEVELS, createLogger, type LogFormat, type LogLevel, type Logger } from "./log.js";
 export { VERSION } from "./version.js";
-export { memoize, memoizeBy } from "./memo.js";
 export { cutAtWord, formatOneLine } from "./text.js";
 export { SCOPE_MARKETPLACE, libraryMarketplaceName, pluginName } from "./plugin-names.js";

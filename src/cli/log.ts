@@ -1,6 +1,6 @@
 // The server's log as the process writes it: the console of the SDK and libraries routed through the logger.
 import { format } from "node:util";
-import type { Logger, LogLevel } from "../address/index.js";
+import type { Logger, LogLevel } from "../log/index.js";
 
 /** The SDK and libraries write to the console; their lines go through the logger, in its format, on stderr (over
  *  stdio, stdout belongs to the protocol). */

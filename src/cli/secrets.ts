@@ -2,7 +2,7 @@
 // variable (install links, the issuer's introspection and the page's client). An unset variable is named, never a
 // value.
 import type { Config, SecretRef } from "../config/index.js";
-import type { Logger } from "../address/index.js";
+import type { Logger } from "../log/index.js";
 import type { Client, FeedTokens } from "../http/index.js";
 import type { PageClient, ResourceServer } from "../oauth/index.js";
 import { UsageError } from "../settings.js";

@@ -1,6 +1,6 @@
 // `serve --transport stdio`: one client on stdin/stdout, its ceiling from the flags.
 import { serveStdio } from "@modelcontextprotocol/server/stdio";
-import type { Logger } from "../address/index.js";
+import type { Logger } from "../log/index.js";
 import type { ShelfHolder } from "../live/index.js";
 import { buildMcpServer, DEFAULT_VIEW, type RequestView, type ServerDeps, SessionRegistry } from "../mcp/index.js";
 import { compileScope, scopeOn } from "../resolve/index.js";

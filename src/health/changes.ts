@@ -2,7 +2,7 @@
 // or its end, a dangling citation or its fix, a plugin or library failed or recovered. Fetch and watch changes are
 // logged where they happen (the fetcher and the watcher). Silence when nothing changed.
 import type { HealthReport } from "./health.js";
-import type { LogLevel } from "../address/index.js";
+import type { LogLevel } from "../log/index.js";
 
 export interface HealthChange {
   readonly level: LogLevel;

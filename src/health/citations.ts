@@ -2,7 +2,8 @@
 // would; those that answer *not found*, and are no directory holding served files, are dangling. External URLs
 // (any scheme) and in-page anchors are not citations.
 import { FULL_SCOPE, readDirectory, resolve } from "../resolve/index.js";
-import { formatSkillMdUri, memoize, PLUGIN_ROOT, pluginRootUri, SKILL_DIR_SPELLINGS, type SkillFolders } from "../address/index.js";
+import { formatSkillMdUri, PLUGIN_ROOT, pluginRootUri, SKILL_DIR_SPELLINGS, type SkillFolders } from "../address/index.js";
+import { memoize } from "../memo/index.js";
 import { type Shelf, type Skill, skillFolders } from "../shelf/index.js";
 import type { HarvestedSkill } from "../harvest/index.js";
 

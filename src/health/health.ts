@@ -2,7 +2,8 @@
 import type { Shelf } from "../shelf/index.js";
 import { auditCitations } from "./citations.js";
 import { type HealthStatus, type ProblemCounts, statusOf } from "./status.js";
-import { formatSkillMdUri, memoize } from "../address/index.js";
+import { formatSkillMdUri } from "../address/index.js";
+import { memoize } from "../memo/index.js";
 import { flatNames } from "../discovery/index.js";
 import { FULL_SCOPE, visibleSkills } from "../resolve/index.js";
 import { findLookAlikes } from "../guard/index.js";

@@ -3,7 +3,7 @@
 import { createHash, timingSafeEqual } from "node:crypto";
 import type { AuthInfo } from "@modelcontextprotocol/server";
 import type { NextFunction, Request, Response } from "express";
-import { memoize } from "../address/index.js";
+import { memoize } from "../memo/index.js";
 import type { ScopeSpec } from "../config/index.js";
 import type { Identity, PageClient, Refusal, ResourceServer } from "../oauth/index.js";
 

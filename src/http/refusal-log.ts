@@ -1,6 +1,6 @@
 // What a client got wrong is logged at `warn`, never `error` (a malformed request from anyone must not page an
 // operator), and at a bounded rate: a flood of bad requests writes a few lines and then one count per window.
-import type { Logger } from "../address/index.js";
+import type { Logger } from "../log/index.js";
 
 /** Lines written per window before the rest are only counted. */
 export const REFUSAL_LINES_PER_WINDOW = 100;

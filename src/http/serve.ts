@@ -2,7 +2,7 @@
 // announcements, readiness and the drain. The process's signals stay the CLI's: it calls `stop()` on SIGTERM.
 import type { ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import type { Logger } from "../address/index.js";
+import type { Logger } from "../log/index.js";
 import type { ShelfHolder } from "../live/index.js";
 import type { ServerDeps } from "../mcp/index.js";
 import { createHttpApp, type HttpOptions } from "./app.js";

@@ -4,7 +4,7 @@
 import { createHash } from "node:crypto";
 import type { Request } from "express";
 import { Counter, Gauge, type Registry } from "prom-client";
-import type { Logger } from "../address/index.js";
+import type { Logger } from "../log/index.js";
 import type { Caller } from "./access.js";
 
 export interface SessionLimits {

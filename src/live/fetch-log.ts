@@ -1,6 +1,6 @@
 // One log line per fetched tree (git, WebDAV, …) whose state changed between two builds: moved, stale, failed or recovered,
 // and a live WebDAV fetch that started or stopped cooling.
-import type { Logger } from "../address/index.js";
+import type { Logger } from "../log/index.js";
 import type { Tree } from "../sources/index.js";
 
 export function logFetchChanges(log: Logger | undefined, before: ReadonlyMap<string, Tree>, next: ReadonlyMap<string, Tree>): void {

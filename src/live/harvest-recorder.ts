@@ -1,7 +1,8 @@
 // Writes the local harvests into the cache directory's record, a second after a build and off the request path, so
 // a restart with an unchanged config can skip the walk. A build that kept every local harvest as it was writes
 // nothing; a record that cannot be written costs the next cold start its shortcut, nothing more.
-import { describeErrorCode, type Logger } from "../address/index.js";
+import { describeErrorCode } from "../address/index.js";
+import { type Logger } from "../log/index.js";
 import { writeHarvestCache } from "../assemble/index.js";
 import type { HarvestedPlugin } from "../harvest/index.js";
 import type { Tree } from "../sources/index.js";

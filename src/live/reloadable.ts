@@ -3,7 +3,7 @@
 // Requests, sessions and readers hold the holder, so they see the next generation and nothing else changes for them.
 import { watch as watchDirectory, type FSWatcher } from "node:fs";
 import path from "node:path";
-import type { Logger } from "../address/index.js";
+import type { Logger } from "../log/index.js";
 import { type Config, type ConfigError, ConfigInvalidError } from "../config/index.js";
 import type { ShelfHolder } from "./holder.js";
 import { type LiveShelf, startLiveShelf } from "./live-shelf.js";

@@ -4,7 +4,8 @@
 // scope (`?tags=t`, `?tags=t,t`, a ceiling and a narrowing that admit the same skills) share one index, and each
 // index has its own queue: building one never holds up a search on another.
 import { createHash } from "node:crypto";
-import { memoizeBy, SKILL_FILE } from "../address/index.js";
+import { SKILL_FILE } from "../address/index.js";
+import { memoizeBy } from "../memo/index.js";
 import { type Scope, type ScopeOn, visibleSkills } from "../resolve/index.js";
 import { type SearchOutcome, type SearchRequest, SkillIndex, skillBody, skillDocument } from "../search/index.js";
 import type { Shelf, Skill } from "../shelf/index.js";

@@ -1,7 +1,7 @@
 // What the log says about the shelf itself: one line when the first shelf is served, each of its problems once,
 // then only what changes (a skill skipped or back, a conflict, a dangling citation, a plugin failed or recovered),
 // and one line per rebuild with its counts and duration.
-import type { Logger } from "../address/index.js";
+import type { Logger } from "../log/index.js";
 import { buildHealth, type HealthReport, healthChanges } from "../health/index.js";
 import type { Shelf } from "../shelf/index.js";
 import type { ShelfHolder } from "./holder.js";

@@ -3,7 +3,8 @@
 // unchanged config starts from: the fetchers' (the git record, the WebDAV exports: no network needed) and the
 // local harvests' (harvest-cache.ts: served at once, then verified).
 import { rm } from "node:fs/promises";
-import { describeErrorCode, type Logger } from "../address/index.js";
+import { describeErrorCode } from "../address/index.js";
+import { type Logger } from "../log/index.js";
 import type { Config } from "../config/index.js";
 import { fingerprintShelf } from "../health/index.js";
 import { type Fetcher, fetchedKind, type Tree } from "../sources/index.js";

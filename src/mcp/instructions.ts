@@ -1,7 +1,7 @@
 // §6: the server instructions teach the grammar in a few lines and end with the caller's listing rows, so a
 // model whose client defers resource descriptions still sees where to start.
 import type { ListingRow } from "../resolve/index.js";
-import { memoize } from "../address/index.js";
+import { memoize } from "../memo/index.js";
 
 const MAX_ROWS = 12;
 

@@ -2,7 +2,8 @@
 // digests come from the shelf, so what a host verifies is what resources/read returns.
 import { ProtocolError, ProtocolErrorCode, type Resource } from "@modelcontextprotocol/server";
 import type { Skill as SkillEntry, SkillReadResult, SkillSource } from "@modelcontextprotocol/server/ext/skills";
-import { formatSkillMdUri, formatSkillUri, memoize } from "../address/index.js";
+import { formatSkillMdUri, formatSkillUri } from "../address/index.js";
+import { memoize } from "../memo/index.js";
 import { findSkillBySkillMd, readDirectory, visibleSkills } from "../resolve/index.js";
 import type { Skill } from "../shelf/index.js";
 import type { RequestView } from "./request-view.js";

@@ -7,7 +7,7 @@ import { parseTagSelector, type Ceiling, type ScopeSpec } from "../config/index.
 import type { HarvestedPlugin } from "../harvest/index.js";
 import type { Scope } from "./types.js";
 import { NO_SCOPE } from "./scope.js";
-import { memoizeBy } from "../address/index.js";
+import { memoizeBy } from "../memo/index.js";
 
 export type ScopeResult = { readonly ok: true; readonly scope: Scope } | { readonly ok: false; readonly message: string };
 

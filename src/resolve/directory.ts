@@ -2,7 +2,8 @@
 // Every directory counts: a library, a folder, a skill root, a subdirectory inside a skill, a directory of
 // library files. Files and unknown addresses are not directories. Generated documents are not listed: a
 // directory read shows the tree itself, and the indexes stay one read away.
-import { compareCodeUnits, formatSkillUri, isAddressableSegment, MARKDOWN, memoize, parseSkillUri, SKILL_FILE } from "../address/index.js";
+import { compareCodeUnits, formatSkillUri, isAddressableSegment, MARKDOWN, parseSkillUri, SKILL_FILE } from "../address/index.js";
+import { memoize } from "../memo/index.js";
 import { formatNotFound } from "./hints.js";
 import { lookup, prefixKeys } from "./lookup.js";
 import { libraryView, viewOf, type LibraryView } from "./view.js";

@@ -2,7 +2,8 @@
 // library view alone, so an out-of-scope directory gets exactly the message a missing address gets.
 import { manifestOf } from "./documents.js";
 import { prefixKeys } from "./lookup.js";
-import { FILES_FILE, formatSkillUri, INDEX_FILE, MANIFEST_FILE, memoize, SKILL_FILE, skillAddress } from "../address/index.js";
+import { FILES_FILE, formatSkillUri, INDEX_FILE, MANIFEST_FILE, SKILL_FILE, skillAddress } from "../address/index.js";
+import { memoize } from "../memo/index.js";
 import type { LibraryView } from "./view.js";
 import type { Answer } from "./types.js";
 import type { Skill } from "../shelf/index.js";

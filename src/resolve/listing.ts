@@ -8,10 +8,10 @@ import {
   formatSkillUri,
   INDEX_FILE,
   MARKDOWN,
-  memoize,
   parseSkillUri,
   SKILL_FILE,
 } from "../address/index.js";
+import { memoize } from "../memo/index.js";
 import type { FolderNode, LibraryView, ShelfView } from "./view.js";
 import { libraryView, viewOf } from "./view.js";
 import type { ListingRow, Scope } from "./types.js";

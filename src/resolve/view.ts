@@ -2,7 +2,8 @@
 // Every per-request lookup after this is a map hit on a segment path; no request scans the skills.
 import type { ListingRow, Scope } from "./types.js";
 import { isLibraryVisible, isVisible } from "./scope.js";
-import { compareCodeUnits, generatedDocumentOf, hasHiddenSegment, isAddressableSegment, joinPath, memoizeBy } from "../address/index.js";
+import { compareCodeUnits, generatedDocumentOf, hasHiddenSegment, isAddressableSegment, joinPath } from "../address/index.js";
+import { memoizeBy } from "../memo/index.js";
 import type { HarvestedPlugin } from "../harvest/index.js";
 import type { Library, LibraryFile, Shelf, Skill } from "../shelf/index.js";
 

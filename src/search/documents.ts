@@ -1,5 +1,6 @@
 // What the search sees of one skill: its fields as plain strings, derived once per skill object.
-import { formatSkillMdUri, memoize, SKILL_FILE } from "../address/index.js";
+import { formatSkillMdUri, SKILL_FILE } from "../address/index.js";
+import { memoize } from "../memo/index.js";
 import type { Skill } from "../shelf/index.js";
 
 export interface SkillDocument {

@@ -1,6 +1,6 @@
-// Media types, code-unit order and the memo helper, asserted on their own rather than through a shelf.
+// Media types and code-unit order, asserted on their own rather than through a shelf.
 import { describe, expect, test } from "vitest";
-import { compareCodeUnits, memoize, mimeTypeFor } from "../../src/address/index.js";
+import { compareCodeUnits, mimeTypeFor } from "../../src/address/index.js";
 
 describe("mimeTypeFor", () => {
   const rows = [
@@ -40,20 +40,5 @@ describe("compareCodeUnits", () => {
   ];
   test.each(rows)("$a vs $b -> $order", ({ a, b, order }) => {
     expect(compareCodeUnits(a, b)).toBe(order);
-  });
-});
-
-describe("memoize", () => {
-  test("computes once per key object", () => {
-    const calls: object[] = [];
-    const size = memoize((key: { n: number }) => {
-      calls.push(key);
-      return { n: key.n * 2 };
-    });
-    const one = { n: 1 };
-    const first = size(one);
-    expect(size(one)).toBe(first);
-    expect(size({ n: 1 })).not.toBe(first);
-    expect(calls).toEqual([{ n: 1 }, { n: 1 }]);
   });
 });

@@ -1,9 +1,8 @@
-// The small rules of the shared vocabulary, each pinned by exact values: row text, errno codes, the log line,
-// page names of generated documents, ancestors and media types at their edges.
+// The small rules of the shared vocabulary, each pinned by exact values: row text, errno codes, page names
+// of generated documents, ancestors and media types at their edges.
 import { describe, expect, test } from "vitest";
 import {
   ancestorsOf,
-  createLogger,
   cutAtWord,
   errorCode,
   formatOneLine,
@@ -44,34 +43,6 @@ describe("errorCode", () => {
 
   test("the fallback is the caller's", () => {
     expect(errorCode(undefined, "EIO")).toBe("EIO");
-  });
-});
-
-describe("createLogger", () => {
-  const NOW = (): Date => new Date("2026-01-02T03:04:05.678Z");
-
-  test("text: time, level, message, then key=value with strings bare and anything else as JSON", () => {
-    const lines: string[] = [];
-    const log = createLogger((line) => lines.push(line), "text", "debug", NOW);
-    log.log("warn", "skipped", { plugin: "kit", count: 2, rows: ["a"], empty: "" });
-    log.log("debug", "plain");
-    expect(lines).toEqual([
-      '2026-01-02T03:04:05.678Z warn skipped plugin=kit count=2 rows=["a"] empty=',
-      "2026-01-02T03:04:05.678Z debug plain",
-    ]);
-  });
-
-  test("json: one object per line with time, level, msg and the fields", () => {
-    const lines: string[] = [];
-    createLogger((line) => lines.push(line), "json", "info", NOW).log("error", "failed", { fetch: "./kit" });
-    expect(lines).toEqual(['{"time":"2026-01-02T03:04:05.678Z","level":"error","msg":"failed","fetch":"./kit"}']);
-  });
-
-  test("the threshold drops lower levels and keeps its own and higher ones", () => {
-    const levels: string[] = [];
-    const log = createLogger((line) => levels.push(line.split(" ")[1] as string), "text", "warn", NOW);
-    for (const level of ["debug", "info", "warn", "error"] as const) log.log(level, "m");
-    expect(levels).toEqual(["warn", "error"]);
   });
 });
 

@@ -1,7 +1,7 @@
 // Client mistakes are warnings at a bounded rate: a flood writes the window's lines, then one count when the
 // window ends; the server's own failures are not client mistakes.
 import { afterEach, beforeEach, expect, test, vi } from "vitest";
-import type { LogLevel } from "../../src/address/index.js";
+import type { LogLevel } from "../../src/log/index.js";
 import { isClientMistake, RefusalLog } from "../../src/http/index.js";
 
 let lines: string[];

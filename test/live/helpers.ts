@@ -2,7 +2,7 @@
 // through the resolver and the content reader exactly as a client's read does.
 import { parseConfig } from "../../src/config/index.js";
 import type { Config } from "../../src/config/types.js";
-import { createLogger, type Logger } from "../../src/address/index.js";
+import { createLogger, type Logger } from "../../src/log/index.js";
 import { FULL_SCOPE, resolve } from "../../src/resolve/index.js";
 import { readFallbackFile, readServedFile } from "../../src/live/served-bytes.js";
 import type { Shelf } from "../../src/shelf/index.js";

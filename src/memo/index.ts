@@ -1,0 +1,3 @@
+// The one memo discipline: a value derived from an immutable object, computed on first use and held exactly as long
+// as that object lives. Pure.
+export { memoize, memoizeBy } from "./memo.js";
