@@ -1,9 +1,18 @@
 // Mounts the page for people (web/) with what only this layer knows: the clients and their tokens.
-import { createHash, randomBytes } from "node:crypto";
+import { createHash } from "node:crypto";
 import type { Express } from "express";
 import type { ConfigError } from "../config/index.js";
 import type { ServerDeps } from "../mcp/index.js";
-import { createWebRouter, type WebAccess, type WebIdentified } from "../web/index.js";
+import { StoredSessions } from "../store/index.js";
+import {
+  createWebRouter,
+  ExpiringStore,
+  MAX_SESSIONS,
+  parsePageSession,
+  type PageSession,
+  type WebAccess,
+  type WebIdentified,
+} from "../web/index.js";
 import { type Access, AccessHolder, accessHolderOf, identifyCaller, isStaticClient, tokenIdentifier } from "./access.js";
 import type { OnRefused } from "./bad-requests.js";
 import type { FeedTokens } from "./feeds.js";
@@ -14,14 +23,11 @@ import { PAGE_CLIENT, type UsageTap } from "./usage.js";
 export function webAccess(source: Access | AccessHolder, feeds?: FeedTokens): WebAccess {
   const holder = accessHolderOf(source);
   const derived = new WeakMap<Access, WebAccess>();
-  // Signing in with the provider and no client token to derive a form key from: a key of this process (its sessions
-  // are this process's too).
-  const processKey = randomBytes(32);
   const now = (): WebAccess => {
     const access = holder.current;
     let web = derived.get(access);
     if (web === undefined) {
-      web = deriveWebAccess(access, processKey, feeds);
+      web = deriveWebAccess(access, feeds);
       derived.set(access, web);
     }
     return web;
@@ -47,19 +53,20 @@ export function webAccess(source: Access | AccessHolder, feeds?: FeedTokens): We
     get installLink() {
       return now().installLink;
     },
-    get formKey() {
-      return now().formKey;
-    },
+    formKeys: (sealKeys) => now().formKeys(sealKeys),
   };
 }
 
-function deriveWebAccess(access: Access, processKey: Uint8Array, feeds: FeedTokens | undefined): WebAccess {
+function deriveWebAccess(access: Access, feeds: FeedTokens | undefined): WebAccess {
   const identify = tokenIdentifier(access.clients);
   // Form tokens are signed with a key derived from every client token: the same on every replica of one config,
-  // and nothing anyone without a token can compute.
+  // and nothing anyone without a token can compute. Signing in with the provider and no client token: derived from
+  // the sessions' keys (the replicas' shared key in the store, else this process's).
   const formKey = createHash("sha256").update("skillshelf page forms");
   for (const client of access.clients) formKey.update("\0").update(client.token, "utf8");
-  if (access.page !== undefined && access.clients.length === 0) formKey.update("\0").update(processKey);
+  const tokenKey = formKey.digest();
+  const keyed = access.page !== undefined && access.clients.length === 0;
+  const derivedKeys = new WeakMap<readonly Uint8Array[], readonly Uint8Array[]>();
   return {
     identify: (token) => {
       const client = identify(token);
@@ -80,7 +87,15 @@ function deriveWebAccess(access: Access, processKey: Uint8Array, feeds: FeedToke
             return { path: `/feeds/${issued.token}`, expires: issued.expires };
           },
         }),
-    formKey: formKey.digest(),
+    formKeys: (sealKeys) => {
+      if (!keyed) return [tokenKey];
+      let keys = derivedKeys.get(sealKeys);
+      if (keys === undefined) {
+        keys = sealKeys.map((key) => createHash("sha256").update("skillshelf page forms\0").update(key).digest());
+        derivedKeys.set(sealKeys, keys);
+      }
+      return keys;
+    },
   };
 }
 
@@ -122,7 +137,15 @@ export function mountWeb(app: Express, deps: ServerDeps, mount: WebMount): void 
       shelf: mount.usage === undefined ? deps.shelf : mount.usage.counting(deps.shelf, "page", PAGE_CLIENT),
       access: webAccess(mount.access, mount.feeds),
       version: deps.version,
-      ...(mount.usage === undefined ? {} : { usage: mount.usage.pageReader() }),
+      ...(mount.usage === undefined
+        ? {}
+        : {
+            usage: mount.usage.pageReader(),
+            // Signed-in sessions live in the same store as the counts: kept over a restart, shared by replicas.
+            sessions: new StoredSessions<PageSession>(mount.usage.store, new ExpiringStore<PageSession>(MAX_SESSIONS), {
+              parse: parsePageSession,
+            }),
+          }),
       ...(mount.configErrors === undefined ? {} : { configErrors: mount.configErrors }),
       ...(mount.onRefused === undefined ? {} : { onRefused: mount.onRefused }),
     }),

@@ -21,3 +21,4 @@ export {
 export { MIGRATIONS, SCHEMA_VERSION, type Migration } from "./schema.js";
 export { dayOf, StoreUnavailableError, UsageStore, type UsageStatus, type UsageStoreOptions } from "./store.js";
 export { lockDataDir, openLockedEmbedded } from "./lock.js";
+export { StoredSessions, type LocalSessions, type StoredSessionsOptions } from "./page-sessions.js";

@@ -55,6 +55,24 @@ CREATE TABLE usage_prompts (
 ALTER TABLE usage_searches ADD COLUMN followed bigint NOT NULL DEFAULT 0;
 `,
   },
+  {
+    version: 3,
+    name: "page sessions shared by replicas",
+    sql: `
+CREATE TABLE page_sessions (
+  id_hash text PRIMARY KEY,
+  sealed text NOT NULL,
+  expires_at timestamptz NOT NULL,
+  created_at timestamptz NOT NULL DEFAULT now()
+);
+CREATE INDEX page_sessions_expiry ON page_sessions (expires_at);
+CREATE TABLE page_keys (
+  name text PRIMARY KEY,
+  key text NOT NULL,
+  created_at timestamptz NOT NULL DEFAULT now()
+);
+`,
+  },
 ];
 
 /** The newest schema version this build knows. */

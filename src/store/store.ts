@@ -115,6 +115,11 @@ export class UsageStore {
     if (!this.pending.addPrompt(dayOf(this.options.now()), use)) this.drop(1);
   }
 
+  /** A line for the log, through the store's own (what shares the database, such as page sessions, reports here). */
+  note(level: "info" | "warn", message: string, fields: Record<string, unknown>): void {
+    this.options.onChange?.(level, message, fields);
+  }
+
   status(): UsageStatus {
     return {
       backend: this.options.backend,

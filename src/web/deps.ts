@@ -3,6 +3,7 @@
 import type { Ceiling, ConfigError, ScopeSpec } from "../config/index.js";
 import type { ShelfAccess } from "../mcp/index.js";
 import type { PageClient } from "../oauth/index.js";
+import type { PageSession, SessionKeeper } from "./sessions.js";
 import type { UsageReader } from "./usage-port.js";
 
 /** Who may sign in, as the layer above knows it. */
@@ -36,8 +37,9 @@ export interface WebAccess {
   /** A personal install link for a signed-in viewer: a path such as `/feeds/<token>`, carrying their scope, for
    *  installers that send no header. Absent: the server issues none. */
   readonly installLink?: ((viewer: WebViewer) => Promise<{ readonly path: string; readonly expires: Date }>) | undefined;
-  /** Signs form tokens: the same for every replica of one config, secret to everyone else. */
-  readonly formKey: Uint8Array;
+  /** The keys that sign form tokens (the first signs, any checks): derived from the client tokens, the same for every
+   *  replica of one config; with no client token, from `sealKeys` (the sessions' keys). Secret to everyone else. */
+  formKeys(sealKeys: readonly Uint8Array[]): readonly Uint8Array[];
 }
 
 export interface WebDeps {
@@ -48,6 +50,8 @@ export interface WebDeps {
   readonly configErrors?: () => readonly ConfigError[];
   /** The usage tables for the admins' usage view; absent: counting is off. */
   readonly usage?: UsageReader;
+  /** Where signed-in sessions live (the store, shared by replicas); absent: this process's memory. */
+  readonly sessions?: SessionKeeper<PageSession>;
   /** A refused form or token, named once (the log); never the token itself. */
   readonly onRefused?: (reason: string, fields: { readonly status: number; readonly method: string; readonly path: string }) => void;
 }

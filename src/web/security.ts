@@ -2,9 +2,10 @@
 // only this server's stylesheet; no page may be framed. Forms that change state carry a token that must match the
 // browser's CSRF cookie (a signed double submit): a page of another site can neither read that cookie nor
 // compute the token, and the Origin check of every POST comes on top.
-import { createCipheriv, createDecipheriv, createHmac, randomBytes, timingSafeEqual } from "node:crypto";
+import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 import { parseCookie, stringifySetCookie } from "cookie";
 import type { NextFunction, Request, Response } from "express";
+import { seal, unseal } from "../seal/index.js";
 
 export const CONTENT_SECURITY_POLICY =
   "default-src 'none'; style-src 'self'; img-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
@@ -75,11 +76,11 @@ export function setCookie(req: Request, res: Response, name: string, options: Co
   );
 }
 
-/** Signs and checks form tokens. The key is given by the layer above (derived from the configured tokens, so every
- *  replica of one config accepts the same forms), and read at each use: a config reload that changes the clients
- *  changes it. */
+/** Signs and checks form tokens. The keys are given by the layer above (derived from the configured tokens, so every
+ *  replica of one config accepts the same forms; or the replicas' shared key), and read at each use: a config
+ *  reload that changes the clients changes them. The first signs; a token signed by any of them is accepted. */
 export class CsrfTokens {
-  constructor(private readonly key: () => Uint8Array) {}
+  constructor(private readonly keys: () => readonly Uint8Array[]) {}
 
   /** The browser's CSRF cookie, set on this response when it has none yet; the form token that goes with it. */
   formToken(req: Request, res: Response): string {
@@ -88,50 +89,52 @@ export class CsrfTokens {
       nonce = randomBytes(32).toString("base64url");
       setCookie(req, res, CSRF_COOKIE, { value: nonce });
     }
-    return this.sign(nonce);
+    return sign(this.keys()[0] as Uint8Array, nonce);
   }
 
   /** True when the form's token was made for this browser's CSRF cookie. */
   check(req: Request, submitted: unknown): boolean {
     const nonce = cookiesOf(req)[CSRF_COOKIE];
     if (nonce === undefined || typeof submitted !== "string") return false;
-    const expected = Buffer.from(this.sign(nonce), "utf8");
     const given = Buffer.from(submitted, "utf8");
-    return expected.length === given.length && timingSafeEqual(expected, given);
-  }
-
-  private sign(nonce: string): string {
-    return createHmac("sha256", this.key()).update(nonce, "utf8").digest("base64url");
+    return this.keys().some((key) => {
+      const expected = Buffer.from(sign(key, nonce), "utf8");
+      return expected.length === given.length && timingSafeEqual(expected, given);
+    });
   }
 }
 
-/** What only this process can read or make: a value sealed (AES-256-GCM) into a cookie with the time it expires.
- *  A sign-in under way keeps its state, nonce and PKCE verifier this way, in the browser that started it, so no
- *  number of sign-ins started by anyone costs the server memory or pushes out another browser's. */
-export class SealedValues {
-  private readonly key = randomBytes(32);
+function sign(key: Uint8Array, nonce: string): string {
+  return createHmac("sha256", key).update(nonce, "utf8").digest("base64url");
+}
 
-  constructor(private readonly now: () => number = Date.now) {}
+/** What only this server can read or make: a value sealed (AES-256-GCM) into a cookie with the time it expires,
+ *  under the first of `keys` (the replicas' shared key when the server has a store, else this process's) and opened
+ *  under any of them. A sign-in under way keeps its state, nonce and PKCE verifier this way, in the browser that
+ *  started it, so no number of sign-ins started by anyone costs the server memory or pushes out another browser's. */
+export class SealedValues {
+  constructor(
+    private readonly keys: () => readonly Uint8Array[],
+    private readonly now: () => number = Date.now,
+  ) {}
 
   seal(value: unknown, until: number): string {
-    const iv = randomBytes(12);
-    const cipher = createCipheriv("aes-256-gcm", this.key, iv);
-    const sealed = Buffer.concat([cipher.update(JSON.stringify({ value, until }), "utf8"), cipher.final()]);
-    return Buffer.concat([iv, cipher.getAuthTag(), sealed]).toString("base64url");
+    return seal(this.keys()[0] as Uint8Array, JSON.stringify({ value, until }));
   }
 
   /** The value sealed in `text` while it lives; undefined when it was not sealed here, was changed, or expired. */
   open(text: string | undefined): unknown {
     if (text === undefined || !/^[A-Za-z0-9_-]{40,4096}$/.test(text)) return undefined;
-    const bytes = Buffer.from(text, "base64url");
-    try {
-      const decipher = createDecipheriv("aes-256-gcm", this.key, bytes.subarray(0, 12));
-      decipher.setAuthTag(bytes.subarray(12, 28));
-      const plain = Buffer.concat([decipher.update(bytes.subarray(28)), decipher.final()]).toString("utf8");
-      const { value, until } = JSON.parse(plain) as { value: unknown; until: unknown };
-      return typeof until === "number" && until > this.now() ? value : undefined;
-    } catch {
-      return undefined;
+    for (const key of this.keys()) {
+      const plain = unseal(key, text);
+      if (plain === undefined) continue;
+      try {
+        const { value, until } = JSON.parse(plain) as { value: unknown; until: unknown };
+        return typeof until === "number" && until > this.now() ? value : undefined;
+      } catch {
+        return undefined;
+      }
     }
+    return undefined;
   }
 }

@@ -1,10 +1,11 @@
 // Signing in and out of the page: with a client's token (a form, kept in an HttpOnly cookie), or with the provider
 // (the authorization code flow with PKCE: a link sends the browser here, and here to the provider with a fresh
 // state, nonce and PKCE verifier, sealed into a cookie that only the callback path sees — nothing is kept on the
-// server, so no flood of sign-ins started elsewhere can push this browser's out). SameSite=Lax for the provider's
+// server, so no flood of sign-ins started elsewhere can push this browser's out; sealed under the replicas' shared
+// key when the server has a store, so the provider's redirect back may reach any replica). SameSite=Lax for the provider's
 // cookies: its redirect back is a top-level navigation from another site, which a Strict cookie would miss.
 import type { PendingSignIn } from "../oauth/index.js";
-import { cookiesOf, CSRF_FIELD, PENDING_COOKIE, SealedValues, SESSION_COOKIE, setCookie, TOKEN_COOKIE } from "./security.js";
+import { cookiesOf, CSRF_FIELD, PENDING_COOKIE, SESSION_COOKIE, setCookie, TOKEN_COOKIE } from "./security.js";
 import { clearSession, formField, notFound, type PageCall, send, sendSignIn } from "./visit.js";
 import { formRefusedView, signInFailedView } from "./views/messages.js";
 
@@ -13,20 +14,19 @@ const PENDING_MS = 10 * 60_000;
 
 export interface SignIn {
   show(call: PageCall): void;
-  withToken(call: PageCall): void;
+  withToken(call: PageCall): Promise<void>;
   withProvider(call: PageCall): Promise<void>;
   callback(call: PageCall): Promise<void>;
-  signOut(call: PageCall): void;
+  signOut(call: PageCall): Promise<void>;
 }
 
 export function signIn(): SignIn {
-  const pending = new SealedValues();
   return {
     show: (call) => {
       if (!call.context.offersSignIn()) return notFound(call);
       sendSignIn(call, 200, null);
     },
-    withToken: (call) => {
+    withToken: async (call) => {
       const { req, res, context } = call;
       const access = context.deps.access;
       if (!access.signIn) return notFound(call);
@@ -38,7 +38,7 @@ export function signIn(): SignIn {
         context.refused(req, 401, "sign-in with a token no client holds");
         return sendSignIn(call, 401, "That token is not valid. Paste the token your operator gave you.");
       }
-      clearSession(context, req, res);
+      await clearSession(context, req, res);
       setCookie(req, res, TOKEN_COOKIE, { value: token });
       res.redirect(303, "/");
     },
@@ -51,7 +51,9 @@ export function signIn(): SignIn {
         context.refused(req, 503, `sign-in with the provider: ${started.reason}`);
         return send(res, 503, call.visit, signInFailedView("The sign-in provider cannot be reached right now. Try again in a minute."));
       }
-      const sealed = pending.seal(started.pending, Date.now() + PENDING_MS);
+      // Sealed under the replicas' shared key when there is one, so the provider's redirect back may reach any.
+      await context.sessions.ready();
+      const sealed = context.sealed.seal(started.pending, Date.now() + PENDING_MS);
       setCookie(req, res, PENDING_COOKIE, { value: sealed, sameSite: "lax", path: "/signin/oidc", maxAge: PENDING_MS / 1000 });
       res.redirect(303, started.url);
     },
@@ -59,7 +61,8 @@ export function signIn(): SignIn {
       const { req, res, context } = call;
       const provider = context.provider;
       if (provider === undefined) return notFound(call);
-      const started = pendingSignIn(pending.open(cookiesOf(req)[PENDING_COOKIE]));
+      await context.sessions.ready();
+      const started = pendingSignIn(context.sealed.open(cookiesOf(req)[PENDING_COOKIE]));
       setCookie(req, res, PENDING_COOKIE, { value: "", sameSite: "lax", path: "/signin/oidc", maxAge: 0 });
       if (started === undefined) {
         context.refused(
@@ -79,18 +82,18 @@ export function signIn(): SignIn {
       }
       const expiresAt = (result.identity.signedIn?.expiresAt ?? 0) * 1000;
       // A new id at every sign-in: an id a browser held before never becomes a signed-in one.
-      context.sessions.delete(cookiesOf(req)[SESSION_COOKIE]);
-      const id = context.sessions.add({ accessToken: result.accessToken, displayName: result.displayName }, expiresAt);
+      await context.sessions.delete(cookiesOf(req)[SESSION_COOKIE]);
+      const id = await context.sessions.add({ accessToken: result.accessToken, displayName: result.displayName }, expiresAt);
       const maxAge = Math.max(0, Math.floor((expiresAt - Date.now()) / 1000));
       setCookie(req, res, SESSION_COOKIE, { value: id, sameSite: "lax", maxAge });
       if (cookiesOf(req)[TOKEN_COOKIE] !== undefined) setCookie(req, res, TOKEN_COOKIE, { value: "", maxAge: 0 });
       res.redirect(303, "/");
     },
-    signOut: (call) => {
+    signOut: async (call) => {
       const { req, res, context } = call;
       if (!context.csrf.check(req, formField(req, CSRF_FIELD))) return refuseForm(call);
       setCookie(req, res, TOKEN_COOKIE, { value: "", maxAge: 0 });
-      clearSession(context, req, res);
+      await clearSession(context, req, res);
       res.redirect(303, "/");
     },
   };

@@ -8,15 +8,11 @@ import { NO_SCOPE, type ScopeOn, scopeOn, type ShelfView, viewOf } from "../reso
 import type { Shelf } from "../shelf/index.js";
 import type { WebDeps, WebIdentified, WebViewer } from "./deps.js";
 import { type Frame, renderPage } from "./layout.js";
-import { cookiesOf, CsrfTokens, SESSION_COOKIE, setCookie, TOKEN_COOKIE } from "./security.js";
-import { ExpiringStore } from "./sessions.js";
+import { cookiesOf, CsrfTokens, SealedValues, SESSION_COOKIE, setCookie, TOKEN_COOKIE } from "./security.js";
+import { MAX_SESSIONS, MemorySessions, type PageSession, type SessionKeeper } from "./sessions.js";
 import { badRequestView, notFoundView } from "./views/messages.js";
 import type { PageView } from "./views/parts.js";
 import { signInView } from "./views/signin.js";
-
-/** Browsers signed in with the provider at once that the page keeps track of. (A sign-in under way is kept in
- *  the browser that started it, sealed: it costs the server nothing.) */
-const MAX_SESSIONS = 10_000;
 
 export interface Visit {
   readonly viewer: WebViewer | null;
@@ -28,17 +24,13 @@ export interface Visit {
   readonly frame: Frame;
 }
 
-/** A browser signed in with the provider, as the server keeps it: the access token never leaves the server. */
-export interface PageSession {
-  readonly accessToken: string;
-  readonly displayName: string;
-}
-
 /** What every route of one router shares. */
 export interface PageContext {
   readonly deps: WebDeps;
   readonly csrf: CsrfTokens;
-  readonly sessions: ExpiringStore<PageSession>;
+  readonly sessions: SessionKeeper<PageSession>;
+  /** Seals what a browser carries for the server (a sign-in under way) under the sessions' keys. */
+  readonly sealed: SealedValues;
   /** The provider of the start (clients come and go with a config reload; the provider does not). */
   readonly provider: PageClient | undefined;
   /** Clients are declared, or a provider is: the page offers to sign in. */
@@ -57,10 +49,12 @@ export interface PageCall {
 
 export function pageContext(deps: WebDeps): PageContext {
   const provider = deps.access.provider;
+  const sessions = deps.sessions ?? new MemorySessions<PageSession>(MAX_SESSIONS);
   return {
     deps,
-    csrf: new CsrfTokens(() => deps.access.formKey),
-    sessions: new ExpiringStore<PageSession>(MAX_SESSIONS),
+    csrf: new CsrfTokens(() => deps.access.formKeys(sessions.sealKeys())),
+    sessions,
+    sealed: new SealedValues(() => sessions.sealKeys()),
     provider,
     offersSignIn: () => deps.access.signIn || provider !== undefined,
     refused: (req, status, reason) => deps.onRefused?.(reason, { status, method: req.method, path: req.path }),
@@ -75,12 +69,12 @@ export async function identify(context: PageContext, req: Request): Promise<WebI
   if (header !== undefined) return access.identifyHeader(header);
   const cookies = cookiesOf(req);
   const provider = context.provider;
-  const session = provider === undefined ? undefined : context.sessions.get(cookies[SESSION_COOKIE]);
+  const session = provider === undefined ? undefined : await context.sessions.get(cookies[SESSION_COOKIE]);
   if (session !== undefined && provider !== undefined) {
     // Checked again on every view, exactly as /mcp checks every request (the identity is remembered per token).
     const checked = await provider.check(session.accessToken);
     if (checked.ok) return { ok: true, viewer: { ...checked.identity, name: session.displayName, signedIn: true } };
-    context.sessions.delete(cookies[SESSION_COOKIE]);
+    await context.sessions.delete(cookies[SESSION_COOKIE]);
     context.refused(req, checked.refusal.status, `a signed-in session's token was refused: ${checked.refusal.description}`);
     return { ok: true, viewer: null };
   }
@@ -105,7 +99,7 @@ export function visitOf(context: PageContext, req: Request, res: Response, ident
   const viewer = identified.viewer;
   const cookies = cookiesOf(req);
   if (viewer === null && cookies[TOKEN_COOKIE] !== undefined) setCookie(req, res, TOKEN_COOKIE, { value: "", maxAge: 0 });
-  if (viewer === null && cookies[SESSION_COOKIE] !== undefined) clearSession(context, req, res);
+  if (viewer === null && cookies[SESSION_COOKIE] !== undefined) void clearSession(context, req, res);
   const shelf = deps.shelf.current;
   const ceiling = viewer?.scope ?? deps.access.anonymousScope ?? null;
   const on = viewer === null && !deps.access.anonymous ? NOTHING : scopeOn(ceiling, {});
@@ -133,11 +127,11 @@ export function visitOf(context: PageContext, req: Request, res: Response, ident
 }
 
 /** Drop this browser's provider session, on the server and in the browser. */
-export function clearSession(context: PageContext, req: Request, res: Response): void {
+export async function clearSession(context: PageContext, req: Request, res: Response): Promise<void> {
   const id = cookiesOf(req)[SESSION_COOKIE];
   if (id === undefined) return;
-  context.sessions.delete(id);
   setCookie(req, res, SESSION_COOKIE, { value: "", sameSite: "lax", maxAge: 0 });
+  await context.sessions.delete(id);
 }
 
 /** A query parameter given once, as text. */

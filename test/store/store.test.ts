@@ -48,7 +48,7 @@ function shared(db: SqlBackend): () => Promise<SqlBackend> {
 }
 
 async function reset(db: SqlBackend): Promise<void> {
-  await db.exec(`DROP TABLE IF EXISTS usage_reads, usage_searches, usage_prompts, skillshelf_migrations`);
+  await db.exec(`DROP TABLE IF EXISTS usage_reads, usage_searches, usage_prompts, page_sessions, page_keys, skillshelf_migrations`);
 }
 
 function window(now: Date, days = 7) {
@@ -65,8 +65,8 @@ function suite(name: string, setup: () => Promise<{ db: SqlBackend; outage?: { s
 
     it("runs each migration once and records it", async () => {
       await reset(db);
-      expect(await migrate(db)).toEqual({ applied: [1, 2], version: 2 });
-      expect(await migrate(db)).toEqual({ applied: [], version: 2 });
+      expect(await migrate(db)).toEqual({ applied: [1, 2, 3], version: 3 });
+      expect(await migrate(db)).toEqual({ applied: [], version: 3 });
       const rows = await db.query("SELECT version, name FROM skillshelf_migrations ORDER BY version");
       expect(rows.map((row) => [Number(row["version"]), row["name"]])).toEqual(MIGRATIONS.map((m) => [m.version, m.name]));
     });
@@ -91,7 +91,7 @@ function suite(name: string, setup: () => Promise<{ db: SqlBackend; outage?: { s
       time.set(new Date(T0.getTime() + DAY));
       store.countRead(read("beta", "web", "page"));
       await store.flush();
-      expect(store.status()).toMatchObject({ state: "up", pending: 0, dropped: 0, written: 8, schemaVersion: 2 });
+      expect(store.status()).toMatchObject({ state: "up", pending: 0, dropped: 0, written: 8, schemaVersion: 3 });
       const reader = await store.reader();
       expect(await mostRead(reader, window(time.now()))).toEqual([
         { library: "team", skill: "alpha", reads: 4, skillMdReads: 3, clients: 1 },
@@ -138,9 +138,9 @@ function suite(name: string, setup: () => Promise<{ db: SqlBackend; outage?: { s
 
     it("migrates a version 1 database to 2 keeping its searches, which count as never followed", async () => {
       await reset(db);
-      expect(await migrate(db, MIGRATIONS.slice(0, 1))).toEqual({ applied: [1], version: 2 });
+      expect(await migrate(db, MIGRATIONS.slice(0, 1))).toEqual({ applied: [1], version: 3 });
       await db.query(`INSERT INTO usage_searches VALUES ('2026-03-10'::date, 'loki', 'ci', 'tool', 3, 1)`);
-      expect(await migrate(db)).toEqual({ applied: [2], version: 2 });
+      expect(await migrate(db)).toEqual({ applied: [2, 3], version: 3 });
       expect(await unfollowedSearches(db, window(T0))).toEqual([{ query: "loki", searches: 3, unfollowed: 2, clients: 1 }]);
     });
 

@@ -110,7 +110,7 @@ describe("usage counting on the embedded database", () => {
       dropped: 0,
       written: 14,
       searchesUntracked: 0,
-      schemaVersion: 2,
+      schemaVersion: 3,
     });
     const tables = await usageTables(server);
     expect(tables["mostRead"]).toEqual([

@@ -7,8 +7,10 @@ import type { AddressInfo } from "node:net";
 import { loadConfig, type Config } from "../../src/config/index.js";
 import { createHttpApp } from "../../src/http/app.js";
 import type { SessionOptions } from "../../src/http/sessions.js";
+import { UsageTap } from "../../src/http/usage.js";
 import { ContentCache, ShelfReader, ShelfService } from "../../src/live/index.js";
 import { PageClient, ResourceServer, type Refusal } from "../../src/oauth/index.js";
+import type { UsageStore } from "../../src/store/index.js";
 import { PAGE_CLIENT, startProvider, type OpenIdProvider } from "../support/oidc.js";
 import { CLIENTS, writeWebShelf } from "./fixture.js";
 
@@ -36,12 +38,28 @@ export interface OidcPageOptions {
   readonly sessions?: SessionOptions;
   /** Rewrites the config's text before it is loaded (tags on a plugin, say). */
   readonly config?: (text: string) => string;
+  /** Replicas of one config behind the one origin, each on a port of its own (the first is `origin`). */
+  readonly replicas?: number;
+  /** The store each replica counts into and keeps its page sessions in (made per replica); absent: none. */
+  readonly store?: () => UsageStore;
 }
 
-export async function startOidcPage(host: "127.0.0.1" | "localhost" = "127.0.0.1", options: OidcPageOptions = {}): Promise<OidcPage> {
-  const server: Server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const origin = `http://${host}:${(server.address() as AddressInfo).port}`;
+/** Replicas of one page: the origin of each (the first is the configured one); the rest as `OidcPage`. */
+export interface OidcReplicas extends OidcPage {
+  readonly origins: readonly string[];
+  /** Stops replica `index` (its server, shelf and store) as a restart would. */
+  stopReplica(index: number): Promise<void>;
+}
+
+export async function startOidcPage(host: "127.0.0.1" | "localhost" = "127.0.0.1", options: OidcPageOptions = {}): Promise<OidcReplicas> {
+  const servers: Server[] = [];
+  for (let i = 0; i < (options.replicas ?? 1); i++) {
+    const server: Server = createServer();
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    servers.push(server);
+  }
+  const origins = servers.map((server) => `http://${host}:${(server.address() as AddressInfo).port}`);
+  const origin = origins[0] as string;
   const resource = `${origin}/mcp`;
   const provider = await startProvider({
     users: USERS,
@@ -74,37 +92,58 @@ export async function startOidcPage(host: "127.0.0.1" | "localhost" = "127.0.0.1
   );
   if (options.config !== undefined) writeFileSync(shelf.configPath, options.config(readFileSync(shelf.configPath, "utf8")));
   const config = await loadConfig(shelf.configPath);
-  const service = await ShelfService.start(config, () => new Date(0));
   const oauth = new ResourceServer(config.oauth as NonNullable<Config["oauth"]>);
   const page = new PageClient(oauth, { clientSecret: PAGE_CLIENT.secret });
   const refusals: string[] = [];
   const tokenRefusals: Refusal[] = [];
-  const { app, mcp } = createHttpApp(
-    service.holder,
-    { shelf: new ShelfReader(service.holder, new ContentCache()), version: "0.0.0-test", ttlMs: 0 },
-    {
-      host: "127.0.0.1",
-      ...(options.sessions === undefined ? {} : { sessions: options.sessions }),
-      access: { clients: CLIENTS, anonymous: false, oauth, page, onTokenRefused: (refusal) => tokenRefusals.push(refusal) },
-      reindex: () => service.rebuild(),
-      onError: () => undefined,
-      onRefused: (reason, fields) => refusals.push(`${fields.status} ${fields.method} ${fields.path}: ${reason}`),
-    },
-  );
-  server.on("request", app);
+  const replicas: { close(): Promise<void> }[] = [];
+  for (const server of servers) {
+    const service = await ShelfService.start(config, () => new Date(0));
+    const store = options.store?.();
+    store?.start();
+    const usage =
+      store === undefined
+        ? undefined
+        : new UsageTap({ store, shelf: () => service.holder.current, claim: "groups", now: () => new Date() });
+    const { app, mcp } = createHttpApp(
+      service.holder,
+      { shelf: new ShelfReader(service.holder, new ContentCache()), version: "0.0.0-test", ttlMs: 0 },
+      {
+        host: "127.0.0.1",
+        ...(options.sessions === undefined ? {} : { sessions: options.sessions }),
+        ...(usage === undefined ? {} : { usage }),
+        access: { clients: CLIENTS, anonymous: false, oauth, page, onTokenRefused: (refusal) => tokenRefusals.push(refusal) },
+        reindex: () => service.rebuild(),
+        onError: () => undefined,
+        onRefused: (reason, fields) => refusals.push(`${fields.status} ${fields.method} ${fields.path}: ${reason}`),
+      },
+    );
+    server.on("request", app);
+    let closed = false;
+    replicas.push({
+      close: async () => {
+        if (closed) return;
+        closed = true;
+        await new Promise<void>((resolve) => {
+          server.close(() => resolve());
+          server.closeAllConnections();
+        });
+        await mcp.close();
+        await service.close();
+        await store?.close();
+      },
+    });
+  }
   return {
     origin,
+    origins,
     resource,
     provider,
     refusals,
     tokenRefusals,
+    stopReplica: (index) => (replicas[index] as { close(): Promise<void> }).close(),
     close: async () => {
-      await new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      });
-      await mcp.close();
-      await service.close();
+      for (const replica of replicas) await replica.close();
       await provider.stop();
     },
   };
