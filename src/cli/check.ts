@@ -16,7 +16,7 @@ export async function runCheck(command: CommandSpec, values: Values, dirs: reado
   const report = buildHealth(service.current);
   process.stdout.write(values["json"] === true ? `${JSON.stringify(report, null, 2)}\n` : formatCheckReport(report));
   const sarif = values["sarif"];
-  if (typeof sarif === "string") await writeFile(sarif, formatSarif(service.current, localFolders(config), process.cwd()));
+  if (typeof sarif === "string") await writeFile(sarif, await formatSarif(service.current, localFolders(config), process.cwd()));
   // A refused credential fails its fetch only, as it does for `serve`; `check` still says so with its own exit code.
   const refused = service.refusedCredentials;
   for (const { fetch, reason } of refused) process.stderr.write(`skillshelf check: fetch ${fetch}: ${reason}\n`);

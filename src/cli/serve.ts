@@ -7,10 +7,8 @@ import { ConfigReloads, ContentCache, ReloadableShelf, type ShelfHolder, ShelfLo
 import { VERSION } from "../address/index.js";
 import { createLogger, type Logger } from "../log/index.js";
 import type { Access, AccessHolder, Client, UsageTap } from "../http/index.js";
-import { openLockedEmbedded, openPostgres, UsageStore } from "../store/index.js";
 import type { PageClient, ResourceServer } from "../oauth/index.js";
 import type { ServerDeps } from "../mcp/index.js";
-import { PluginRepos } from "../plugins/index.js";
 import { readServeSettings, UsageError, type Values } from "../settings.js";
 import { type CommandSpec, EXIT_CODES } from "../usage.js";
 import { readConfig, usableCacheDir } from "./inputs.js";
@@ -78,7 +76,9 @@ export async function runServe(command: CommandSpec, values: Values, dirs: reado
   const { serveHttp, isLoopback, RefusalLog, isClientMistake } = face ?? (await import("../http/index.js"));
   // What a client got wrong is a warning, at a bounded rate; only the server's own failures are errors.
   const refusals = new RefusalLog(log);
-  const usage = startUsage(config, cacheDir, live.holder, log, face ?? (await import("../http/index.js")));
+  const usage = await startUsage(config, cacheDir, live.holder, log, face ?? (await import("../http/index.js")));
+  // The plugins' repositories and the usage store serve HTTP only: a stdio server never loads them.
+  const { PluginRepos } = await import("../plugins/index.js");
   // The holder is the same for every config the server serves: a reload publishes into it.
   const serving = await serveHttp(live.holder, deps, {
     host,
@@ -215,13 +215,13 @@ function accessOf(
 /** Usage counting (`usage` in the config): PostgreSQL when `usage.database` names its URL's variable, else the
  *  embedded database under the cache directory (none without one: named in the log). The database is opened in the
  *  background; nothing waits for it. */
-function startUsage(
+async function startUsage(
   config: Config,
   cacheDir: string | undefined,
   holder: ShelfHolder,
   log: Logger,
   face: typeof import("../http/index.js"),
-): UsageTap | undefined {
+): Promise<UsageTap | undefined> {
   const usage = config.usage;
   if (usage === undefined) return undefined;
   const url = readSecret(usage.database, "usage.database", "the PostgreSQL URL");
@@ -237,6 +237,7 @@ function startUsage(
       return (error as NodeJS.ErrnoException).code === "EPERM";
     }
   };
+  const { openLockedEmbedded, openPostgres, UsageStore } = await import("../store/index.js");
   const store = new UsageStore({
     backend: url === undefined ? "embedded" : "postgresql",
     open: () => (url === undefined ? openLockedEmbedded(path.join(cacheDir as string, "usage"), process.pid, alive) : openPostgres(url)),

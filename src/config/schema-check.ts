@@ -1,49 +1,43 @@
-// ajv against CONFIG_SCHEMA, with each error turned into one sentence at one JSON Pointer.
-// The rules are stated in rules.ts; this file says which schema node each applies to.
-import { Ajv2020, type ErrorObject, type SchemaObject, type ValidateFunction } from "ajv/dist/2020.js";
+// ajv against CONFIG_SCHEMA, with each error turned into one sentence at one JSON Pointer. The check runs as ajv's
+// standalone code (schema-validator.generated.ts, made from the schema by `npm run gen:config-validator`), so a
+// start compiles no schema. The rules are stated in rules.ts; this file says which schema node each applies to.
+import type { ErrorObject } from "ajv/dist/2020.js";
 import { CONFIG_SCHEMA } from "./schema.js";
 import { RULE } from "./rules.js";
+import { validate } from "./schema-validator.generated.js";
 import { formatPointer, parsePointer, type Problem } from "./yaml-doc.js";
 
 const defs = CONFIG_SCHEMA.$defs;
-// Keyed by schema object: ajv's `parentSchema` (verbose mode) is the very object the error came from.
-const RULES = new Map<object | undefined, string>([
-  [defs.name, RULE.name],
-  [defs.pluginRef, RULE.pluginRef],
-  [defs.secretRef, RULE.secret],
-  [defs.secretRef.properties.env, RULE.env],
-  [defs.source.properties.auth.properties.username.properties.env, RULE.env],
-  [defs.source.properties.auth.properties.username, RULE.username],
-  [defs.duration, RULE.duration],
-  [defs.size, RULE.size],
-  [defs.tag, RULE.tag],
-  [defs.tagSelector, RULE.tagSelector],
-  [defs.version, RULE.version],
-  [defs.oauth.properties.scopes.items, RULE.oauthScope],
-  [CONFIG_SCHEMA.properties.anonymous, RULE.anonymous],
-]);
+// Keyed by the schema node's JSON: ajv's `parentSchema` (verbose mode) is that node as the generated code holds it.
+const RULES = new Map<string, string>(
+  (
+    [
+      [defs.name, RULE.name],
+      [defs.pluginRef, RULE.pluginRef],
+      [defs.secretRef, RULE.secret],
+      [defs.secretRef.properties.env, RULE.env],
+      [defs.source.properties.auth.properties.username.properties.env, RULE.env],
+      [defs.source.properties.auth.properties.username, RULE.username],
+      [defs.duration, RULE.duration],
+      [defs.size, RULE.size],
+      [defs.tag, RULE.tag],
+      [defs.tagSelector, RULE.tagSelector],
+      [defs.version, RULE.version],
+      [defs.oauth.properties.scopes.items, RULE.oauthScope],
+      [CONFIG_SCHEMA.properties.anonymous, RULE.anonymous],
+    ] as const
+  ).map(([node, rule]) => [JSON.stringify(node), rule]),
+);
 
-let compiled: ValidateFunction | undefined;
-
-function validator(): ValidateFunction {
-  compiled ??= new Ajv2020({
-    allErrors: true,
-    verbose: true,
-    allowUnionTypes: true,
-    // Stryker disable next-line BooleanLiteral: equivalent; strict mode only checks the schema itself, which is valid under it (tested).
-    strict: true,
-  }).compile(CONFIG_SCHEMA as unknown as SchemaObject);
-  return compiled;
-}
+type Validate = ((data: unknown) => boolean) & { errors?: ErrorObject[] | null };
 
 /** Every schema rule `data` breaks, one problem each (empty when valid). */
 export function checkSchema(data: unknown): Problem[] {
-  const validate = validator();
-  if (validate(data)) return [];
+  if ((validate as Validate)(data)) return [];
   // One problem per path and rule, in the order first found: several keywords may break one rule at one place.
   const problems = new Map<string, Problem>();
   // Stryker disable next-line ArrayDeclaration: equivalent; ajv sets errors whenever validation fails.
-  for (const error of validate.errors ?? []) {
+  for (const error of (validate as Validate).errors ?? []) {
     const problem = toProblem(error);
     problems.set(JSON.stringify([problem.path, problem.rule]), problem);
   }
@@ -64,7 +58,7 @@ function toProblem(error: ErrorObject): Problem {
       return { path: formatPointer(at), rule: RULE.missingKey(String(params.missingProperty)) };
   }
   // A limit reads better as itself ("must be at least 1") than as the whole format rule.
-  const custom = error.keyword === "minimum" ? undefined : RULES.get(error.parentSchema);
+  const custom = error.keyword === "minimum" ? undefined : RULES.get(JSON.stringify(error.parentSchema));
   if (custom !== undefined) return { path: formatPointer(at), rule: custom };
   return { path: formatPointer(at), rule: genericRule(error, params) };
 }

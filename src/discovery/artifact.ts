@@ -5,7 +5,6 @@
 // byte for byte, on every replica, restart and rebuild (sorted entries, owner 0, mode 0755 or 0644 from the executable bit, time 0, gzip without
 // a name or time). Pure: the bytes come through `read`.
 import { gzipSync } from "node:zlib";
-import { pack } from "tar-stream";
 import { compareCodeUnits, digestBytes, formatSkillMdUri, formatSkillUri, parseSkillUri, SKILL_FILE } from "../address/index.js";
 import type { Skill } from "../shelf/index.js";
 
@@ -116,6 +115,8 @@ async function rewriteCitations(skill: Skill, text: string, read: ReadBytes): Pr
 /** A gzipped ustar archive of `entries` in the order given: owner 0, mode 0755 for an executable file and 0644 for
  *  any other, time 0; gzip stores no name and time 0, so equal entries give equal bytes. */
 async function tarGz(entries: readonly { path: string; bytes: Uint8Array; executable: boolean }[]): Promise<Uint8Array> {
+  // Loaded with the first archive: a server that makes none (stdio) never loads it.
+  const { pack } = await import("tar-stream");
   const archive = pack();
   const chunks: Buffer[] = [];
   archive.on("data", (chunk: unknown) => chunks.push(chunk as Buffer));

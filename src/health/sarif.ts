@@ -1,7 +1,6 @@
 // `check --sarif FILE`: the guard's findings as SARIF 2.1.0 (built with node-sarif-builder; only its in-memory
 // builders are used), each result located at the file a code-scanning tool maps to the repository: the path from
 // the directory `check` ran in when the plugin is a local folder under it.
-import { SarifBuilder, SarifResultBuilder, SarifRuleBuilder, SarifRunBuilder } from "node-sarif-builder";
 import { formatSkillMdUri, joinPath, VERSION } from "../address/index.js";
 import type { Config } from "../config/index.js";
 import type { Shelf, ShelfFinding } from "../shelf/index.js";
@@ -33,7 +32,7 @@ interface Located {
 
 /** The SARIF log of every guard finding on `shelf` (released ones carry an external suppression), as JSON text.
  *  `folders` from `localFolders`; `base` is the absolute directory paths are made relative to. */
-export function formatSarif(shelf: Shelf, folders: ReadonlyMap<string, string>, base: string): string {
+export async function formatSarif(shelf: Shelf, folders: ReadonlyMap<string, string>, base: string): Promise<string> {
   const locate = (pluginId: string, path: string): string => {
     const plugin = shelf.plugins.get(pluginId);
     const inFetch = joinPath(plugin?.root ?? "", path);
@@ -92,7 +91,9 @@ function fromFinding(f: ShelfFinding, uri: string): Located {
   };
 }
 
-function build(located: readonly Located[]): string {
+async function build(located: readonly Located[]): Promise<string> {
+  // Loaded only when SARIF is asked for (`check --sarif`): a server never loads it.
+  const { SarifBuilder, SarifResultBuilder, SarifRuleBuilder, SarifRunBuilder } = await import("node-sarif-builder");
   const run = new SarifRunBuilder().initSimple({ toolDriverName: "skillshelf", toolDriverVersion: VERSION });
   const rules = new Map<string, Located>();
   for (const row of located) if (!rules.has(row.rule)) rules.set(row.rule, row);

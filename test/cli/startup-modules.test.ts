@@ -11,11 +11,12 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..")
 const HOOK = pathToFileURL(path.join(ROOT, "test/support/module-log.mjs")).href;
 
 /** The modules of dist/ (relative paths) and the packages a run of the CLI loaded. */
-function loaded(args: string[]): { dist: string[]; packages: string[]; stdout: string } {
+function loaded(args: string[], input?: string): { dist: string[]; packages: string[]; stdout: string } {
   const log = path.join(tempDir("skillshelf-modules-"), "modules.txt");
   const run = spawnSync(process.execPath, ["--import", HOOK, path.join(ROOT, "dist/cli.js"), ...args], {
     env: { ...process.env, SKILLSHELF_MODULE_LOG: log },
     encoding: "utf8",
+    ...(input === undefined ? {} : { input, cwd: ROOT }),
   });
   expect(run.status).toBe(0);
   const urls = readFileSync(log, "utf8").trim().split("\n");
@@ -50,5 +51,25 @@ describe("what a command loads", () => {
     const run = loaded(["schema"]);
     expect(run.dist.some((file) => file.startsWith("config/"))).toBe(true);
     expect(run.dist.filter((file) => /^(live|http|mcp|web|sources|harvest|store|oauth|plugins)\//.test(file))).toEqual([]);
+  });
+
+  it("a stdio server answers initialize without the HTTP face, the store, the git remote, archives or SARIF", () => {
+    const initialize = {
+      jsonrpc: "2.0",
+      id: 1,
+      method: "initialize",
+      params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "modules", version: "1" } },
+    };
+    const cache = tempDir("skillshelf-modules-cache-");
+    const run = loaded(
+      ["serve", "--transport", "stdio", "--config", "plugins.example.yaml", "--cache-dir", cache],
+      `${JSON.stringify(initialize)}\n`,
+    );
+    expect(run.stdout).toContain('"protocolVersion":"2025-06-18"');
+    expect(run.dist.filter((file) => /^(http|web|oauth|store|plugins)\//.test(file))).toEqual([]);
+    // Packages that only HTTP, usage counting, archives or `check --sarif` need; ajv's compiler (the config check
+    // runs as generated code).
+    const heavy = ["express", "postgres", "@electric-sql/pglite", "tar-stream", "node-sarif-builder", "openid-client", "jose", "ajv"];
+    expect(run.packages.filter((name) => heavy.includes(name))).toEqual([]);
   });
 });
