@@ -31,18 +31,23 @@ const rpcError = (response: RawResponse): unknown => JSON.parse(response.text) a
 const nested = (depth: number): string =>
   `{"jsonrpc":"2.0","id":7,"method":"resources/list","params":{"x":${"[".repeat(depth)}${"]".repeat(depth)}}}`;
 
-/** The log lines written after offset `from` that contain `marker`, once there is one (the log line may
- *  trail the answer by a moment); then one more turn of the event loop, so a second line would show. */
-async function logLinesAfter(server: ServerProcess, from: number, marker: string): Promise<string[]> {
-  const lines = (): string[] =>
+let sentinels = 0;
+
+/** The log lines written after offset `from` that contain `marker`, once there is one (the log line may trail the
+ *  answer by a moment); then a sentinel request to an unknown route, whose own line comes after every line the
+ *  first request wrote, so a second line of it would show (`headers`: a token where anonymous access is off). */
+async function logLinesAfter(server: ServerProcess, from: number, marker: string, headers: Record<string, string>): Promise<string[]> {
+  const linesWith = (text: string): string[] =>
     server
       .stderr()
       .slice(from)
       .split("\n")
-      .filter((line) => line.includes(marker));
-  while (lines().length === 0) await new Promise((resolve) => setTimeout(resolve, 10));
-  await new Promise((resolve) => setTimeout(resolve, 50));
-  return lines();
+      .filter((line) => line.includes(text));
+  while (linesWith(marker).length === 0) await new Promise((resolve) => setTimeout(resolve, 10));
+  const sentinel = `/sentinel-${++sentinels}`;
+  await sendTarget(server, sentinel, { ...headers, "content-type": "application/json" }, "{}");
+  while (linesWith(`path=${sentinel}`).length === 0) await new Promise((resolve) => setTimeout(resolve, 10));
+  return linesWith(marker).filter((line) => !line.includes("path=/sentinel-"));
 }
 
 /** A request whose request line carries `target` exactly as given (absolute form, or no path at all). */
@@ -101,7 +106,7 @@ describe.each([
       error: { code: -32600, message: "Unsupported charset: send JSON as UTF-8" },
       id: null,
     });
-    const refused = await logLinesAfter(server, before, `path=${route}`);
+    const refused = await logLinesAfter(server, before, `path=${route}`, anonymous ? {} : { authorization: `Bearer ${ADMIN_TOKEN}` });
     expect(refused).toEqual([
       expect.stringMatching(
         new RegExp(` warn request refused: Unsupported charset: send JSON as UTF-8 status=415 method=POST path=${route}$`),
@@ -152,7 +157,7 @@ describe.each([
       error: { code: -32600, message: "Method not allowed: /mcp answers GET, POST, DELETE" },
       id: null,
     });
-    expect(await logLinesAfter(server, before, "Method not allowed")).toEqual([
+    expect(await logLinesAfter(server, before, "Method not allowed", anonymous ? {} : { authorization: `Bearer ${ADMIN_TOKEN}` })).toEqual([
       expect.stringMatching(/ warn request refused: Method not allowed: \/mcp answers GET, POST, DELETE status=405 method=\w+ path=\/mcp$/),
     ]);
     expect(server.stderr().slice(before)).not.toMatch(/ error /);
@@ -169,9 +174,9 @@ describe.each([
     const before = server.stderr().length;
     const response = await post("/mcp", headers, body);
     expect(response.status).toBe(400);
-    expect(await logLinesAfter(server, before, "Rejected inbound request")).toEqual([
-      expect.stringMatching(new RegExp(` warn request refused: ${line.replace(/[()]/g, "\\$&")}$`)),
-    ]);
+    expect(
+      await logLinesAfter(server, before, "Rejected inbound request", anonymous ? {} : { authorization: `Bearer ${ADMIN_TOKEN}` }),
+    ).toEqual([expect.stringMatching(new RegExp(` warn request refused: ${line.replace(/[()]/g, "\\$&")}$`))]);
     expect(server.stderr().slice(before)).not.toMatch(/ error /);
   });
 
