@@ -1,7 +1,7 @@
 // One build of the shelf from the config: materialise every fetch once, read the marketplaces (again on every
 // build), harvest each plugin (reusing the last harvest of a plugin whose fetch did not move), plan the libraries
 // and build the shelf.
-import type { Config } from "../config/index.js";
+import { type Config, guardPolicyOf } from "../config/index.js";
 import type { HarvestedPlugin } from "../harvest/index.js";
 import { buildShelf, describeFromPlugins, type FetchReport, type MarketplaceOutcome, planLibraries, type Shelf } from "../shelf/index.js";
 import { type Fetcher, type Tree, TreeTable } from "../sources/index.js";
@@ -64,10 +64,12 @@ export async function assemble(config: Config, options: AssembleOptions): Promis
   const shelf = buildShelf({
     generation: options.generation,
     built: options.built,
-    // The guard's policy is part of each plan: a changed policy rebuilds the libraries it applies to.
-    libraries: (config.file === null ? describeFromPlugins(plans, served) : plans).map((plan) =>
-      config.guard === undefined ? plan : { ...plan, guard: config.guard },
-    ),
+    // The guard's policy (the library's own over the default) is part of each plan: a changed policy rebuilds the
+    // libraries it applies to.
+    libraries: (config.file === null ? describeFromPlugins(plans, served) : plans).map((plan) => {
+      const guard = guardPolicyOf(config, plan.name);
+      return guard === undefined ? plan : { ...plan, guard };
+    }),
     plugins: served,
     fetches: reportFetches(used, plugins, options.built, options.watch),
     ...(options.previousShelf === undefined ? {} : { previous: options.previousShelf }),

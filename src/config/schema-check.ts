@@ -21,6 +21,7 @@ const RULES = new Map<object | undefined, string>([
   [defs.version, RULE.version],
   [defs.oauth.properties.scopes.items, RULE.oauthScope],
   [CONFIG_SCHEMA.properties.anonymous, RULE.anonymous],
+  [defs.guardSeverities, RULE.guardSeverities],
 ]);
 
 let compiled: ValidateFunction | undefined;
