@@ -8,6 +8,7 @@ import { type Fetcher, type Tree, TreeTable } from "../sources/index.js";
 import { reportFetches } from "./fetch-report.js";
 import { type HarvestMemo, harvestSpec, type ReuseOptions, stampOf } from "./harvest-spec.js";
 import { withoutClaimed } from "./rest.js";
+import { scanPlugins } from "./scanner.js";
 import { configSpec, type PluginSpec, readLibraryMarketplace, zeroConfigLayout } from "./specs.js";
 
 export interface AssembleOptions extends ReuseOptions {
@@ -52,13 +53,16 @@ export async function assemble(config: Config, options: AssembleOptions): Promis
   );
   for (const found of entrySpecs) specs.push(...found);
 
-  const plugins = await Promise.all(specs.map((spec) => harvestSpec(config, spec, trees, options)));
+  const harvested = await Promise.all(specs.map((spec) => harvestSpec(config, spec, trees, options)));
   const used = await trees.all();
   const memo = new Map<string, { stamp?: string; plugin: HarvestedPlugin }>();
-  plugins.forEach((plugin, i) => {
+  // The memo keeps the harvests as read; the external scanner's findings are added to what this build serves.
+  harvested.forEach((plugin, i) => {
     const stamp = plugin.status === "ok" ? stampOf(specs[i] as PluginSpec, used.get(plugin.fetch)) : undefined;
     memo.set(plugin.id, stamp === undefined ? { plugin } : { stamp, plugin });
   });
+  const scanner = config.guard?.scanner;
+  const plugins = scanner === undefined ? harvested : await scanPlugins(harvested, scanner);
   const served = withoutClaimedByEntries(plugins, layout.rest, marketplaces);
   const plans = planLibraries(layout.libraries, served, marketplaces);
   const shelf = buildShelf({

@@ -40,7 +40,7 @@ export function buildConfig(raw: RawConfig, file: string | null, baseDir: string
   if (raw.anonymous === false && clients.length === 0 && oauth === undefined) report(["anonymous"], RULE.nobodyServed);
   const feeds = raw.feeds === undefined ? undefined : buildFeeds(raw.feeds, report);
   const usage = raw.usage === undefined ? undefined : buildUsage(raw.usage, report);
-  const guard = buildGuard(raw.guard, libraryNames, report);
+  const guard = buildGuard(raw.guard, libraryNames, baseDir, report);
   const { ttlMs, fileBytes } = buildValues(raw, report);
 
   const config: Config = {

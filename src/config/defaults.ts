@@ -17,6 +17,11 @@ export const DEFAULT_CLOCK_SKEW_MS = parsed(parseDuration(CONFIG_SCHEMA.$defs.oa
 /** The severities that quarantine when the config's `guard` does not say. */
 export const DEFAULT_GUARD_QUARANTINE: readonly "critical"[] = CONFIG_SCHEMA.$defs.guard.properties.quarantine.default;
 
+const SCANNER = CONFIG_SCHEMA.$defs.guardScanner.properties;
+export const DEFAULT_SCANNER_TIMEOUT_MS = parsed(parseDuration(SCANNER.timeout.default), "guard.scanner.timeout");
+export const DEFAULT_SCANNER_CONCURRENCY = SCANNER.concurrency.default;
+export const DEFAULT_SCANNER_ON_FAILURE = SCANNER.onFailure.default;
+
 /** The route of the page that receives the provider's answer (the default `oauth.page.redirect` is it at the origin
  *  of `oauth.resource`). */
 export const PAGE_CALLBACK_PATH = "/signin/oidc/callback";

@@ -108,6 +108,9 @@ export const RULE = {
   allowOtherLibrary: (named: string, library: string) =>
     `names a file of library '${named}', and library '${library}' releases only its own files: move the entry to library '${named}' or to the top-level guard`,
 
+  scannerTimeoutMin: "must be at least 100ms",
+  scannerTimeoutMax: "must be at most 1h: a scan holds up the build it is part of",
+
   // Limits.
   fileBytesTooLarge: "is too large",
   fileBytesMin: "must be at least 1 byte",

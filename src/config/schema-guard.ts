@@ -31,6 +31,31 @@ export const GUARD_DEFS = {
     properties: {
       quarantine: { $ref: "#/$defs/guardSeverities", default: ["critical"] },
       allow: { $ref: "#/$defs/guardAllow" },
+      scanner: { $ref: "#/$defs/guardScanner" },
+    },
+  },
+  guardScanner: {
+    type: "object",
+    description:
+      "An external scanner run on each new or changed skill folder (the folder's path is its last argument); it prints SARIF 2.1.0 on stdout, and its results join the built-in findings as scanner:<ruleId> under the same policy.",
+    additionalProperties: false,
+    required: ["command"],
+    properties: {
+      command: {
+        type: "array",
+        description:
+          "The program and its arguments, run without a shell; a program path with a '/' is taken from the config file's directory.",
+        minItems: 1,
+        items: { type: "string", minLength: 1 },
+      },
+      timeout: { $ref: "#/$defs/duration", description: "How long one scan may run before it is killed.", default: "30s" },
+      concurrency: { type: "integer", minimum: 1, maximum: 64, description: "Scans run at once.", default: 2 },
+      onFailure: {
+        enum: ["quarantine", "warn"],
+        description:
+          "What a failed scan (an error, a timeout, output that is not SARIF 2.1.0) does to its skill: its scanner-failed finding quarantines it, or warns.",
+        default: "quarantine",
+      },
     },
   },
   libraryGuard: {

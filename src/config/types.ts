@@ -186,6 +186,18 @@ export type GuardSeverity = "critical" | "high" | "medium" | "low";
 export interface GuardConfig {
   readonly quarantine: readonly GuardSeverity[];
   readonly allow: readonly GuardRelease[];
+  /** Absent: only the built-in rules. */
+  readonly scanner?: ScannerConfig;
+}
+
+/** An external scanner of skill folders: a program printing SARIF 2.1.0, run with the folder as its last argument. */
+export interface ScannerConfig {
+  /** The program (an absolute path when the config gave one with a `/`) and its arguments. */
+  readonly command: readonly string[];
+  readonly timeoutMs: number;
+  readonly concurrency: number;
+  /** What a failed scan's `scanner-failed` finding does to its skill. */
+  readonly onFailure: "quarantine" | "warn";
 }
 
 /** A library's own policy: `quarantine` (when given) replaces the default's, `allow` adds to the default's. */

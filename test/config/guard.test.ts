@@ -138,3 +138,40 @@ test("a library's guard takes the schema's keys and severities only", () => {
     { file: FILE, path: "/guard/quarantine", line: 3, rule: SEVERITIES_RULE },
   ]);
 });
+
+test("a scanner's program given as a path is taken from the config file's directory; its defaults are the schema's", () => {
+  const config = configOf(yaml(KIT, "libraries: [{name: lib, plugins: [kit]}]", "guard:", "  scanner: {command: [./bin/scan, --sarif]}"));
+  expect(config.guard).toEqual({
+    quarantine: ["critical"],
+    allow: [],
+    scanner: { command: ["/srv/bin/scan", "--sarif"], timeoutMs: 30_000, concurrency: 2, onFailure: "quarantine" },
+  });
+  const named = configOf(
+    yaml(
+      KIT,
+      "libraries: [{name: lib, plugins: [kit]}]",
+      "guard:",
+      "  scanner: {command: [scan-skills], timeout: 2m, concurrency: 8, onFailure: warn}",
+    ),
+  );
+  expect(named.guard?.scanner).toEqual({ command: ["scan-skills"], timeoutMs: 120_000, concurrency: 8, onFailure: "warn" });
+  expect(guardPolicyOf(named, "lib")).toEqual({ quarantine: ["critical"], allow: [], scannerFailure: "warn" });
+});
+
+test("a scanner's command, timeout, concurrency and onFailure are checked", () => {
+  const lib = "libraries: [{name: lib, plugins: [kit]}]";
+  expect(errors(yaml(KIT, lib, "guard:", "  scanner: {command: [], timeout: 50ms, concurrency: 0, onFailure: ignore}"))).toStrictEqual([
+    { file: FILE, path: "/guard/scanner/command", line: 4, rule: "must list at least 1" },
+    { file: FILE, path: "/guard/scanner/concurrency", line: 4, rule: "must be at least 1" },
+    { file: FILE, path: "/guard/scanner/onFailure", line: 4, rule: "must be one of: quarantine, warn" },
+  ]);
+  expect(errors(yaml(KIT, lib, "guard:", "  scanner: {command: [scan], timeout: 50ms}"))).toStrictEqual([
+    { file: FILE, path: "/guard/scanner/timeout", line: 4, rule: "must be at least 100ms" },
+  ]);
+  expect(errors(yaml(KIT, lib, "guard:", "  scanner: {command: [scan], timeout: 2h}"))).toStrictEqual([
+    { file: FILE, path: "/guard/scanner/timeout", line: 4, rule: "must be at most 1h: a scan holds up the build it is part of" },
+  ]);
+  expect(errors(yaml(KIT, lib, "guard:", "  scanner: {timeout: 1s}"))).toStrictEqual([
+    { file: FILE, path: "/guard/scanner", line: 4, rule: "missing required key 'command'" },
+  ]);
+});
