@@ -44,7 +44,7 @@ describe("the guard at harvest", () => {
       kind: "notFound",
       uri: "skill://kit/dropper/scripts/setup.sh",
       message:
-        "Not found: skill://kit/dropper/scripts/setup.sh. It is in skill://kit/dropper/SKILL.md, a skill quarantined by a supply-chain check: it is not served until the finding is fixed or released (the operator sees why on /health).",
+        "Not found: skill://kit/dropper/scripts/setup.sh. It is in skill://kit/dropper/SKILL.md, a skill quarantined by a supply-chain check: it is not served until the finding is fixed or released (an admin sees why on /health and on the page at /status).",
     });
     expect(resolve(shelf, FULL_SCOPE, "skill://kit/dropperx/SKILL.md")).toMatchObject({
       kind: "notFound",
