@@ -13,7 +13,7 @@ import { memoizeBy } from "../memo/index.js";
 import { Limiter, runScanner } from "./scan-process.js";
 
 /** Successful scans by scanner and folder content, the oldest dropped past `capacity`. A failed scan is not kept:
- *  the next harvest of its plugin (a change, a refresh, /reindex) tries again. */
+ *  the next harvest of its plugin (a change in it, a new commit, /reindex) tries again. */
 class ScanResults {
   private readonly entries = new Map<string, Promise<ScannerOutput>>();
   /** Scans started (not answered from here). */

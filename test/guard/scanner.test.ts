@@ -122,4 +122,21 @@ describe("the external scanner", () => {
       new Set(["warn the external scanner failed on this skill: it could not be started (ENOENT)"]),
     );
   });
+
+  test("a failed scan is kept only as long as its plugin's harvest: /reindex (a forced harvest) scans again", async () => {
+    const { base } = plant();
+    const script = path.join(base, "later-scan.mjs");
+    const log = path.join(base, "runs.log");
+    const yaml = config(`    command: [${JSON.stringify(process.execPath)}, ${JSON.stringify(script)}, ${JSON.stringify(log)}]\n`);
+    const first = await assemble(configOf(yaml, base), { generation: 1, built: BUILT });
+    expect(new Set(buildHealth(first.shelf).guard?.findings.map((r) => r.reason))).toEqual(
+      new Set(["the external scanner failed on this skill: its output is not JSON (SARIF 2.1.0 expected on stdout); it exited with 1"]),
+    );
+    writeFileSync(script, readFileSync(path.join(SCANNERS, "sarif-scanner.mjs")));
+    const kept = await assemble(configOf(yaml, base), { generation: 2, built: BUILT, previous: first.memo });
+    expect(kept.shelf.plugins.get("kit")).toBe(first.shelf.plugins.get("kit"));
+    const again = await assemble(configOf(yaml, base), { generation: 3, built: BUILT, previous: kept.memo, force: true });
+    expect(served(again.shelf)).toEqual(["clean", "far", "noted"]);
+    expect(readFileSync(log, "utf8").split("\n").filter(Boolean).sort()).toEqual(["clean", "far", "marked", "noted"]);
+  });
 });
