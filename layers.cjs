@@ -44,7 +44,12 @@ const LAYERS = [
   { name: "sources", pure: false, imports: ["address", "config"], typesFrom: [] },
   { name: "harvest", pure: false, imports: ["address", "guard", "config", "prompts"], typesFrom: [] },
   { name: "shelf", pure: true, imports: ["address", "guard", "config", "prompts", "harvest"], typesFrom: [] },
-  { name: "assemble", pure: false, imports: ["address", "config", "prompts", "sources", "harvest", "shelf"], typesFrom: [] },
+  {
+    name: "assemble",
+    pure: false,
+    imports: ["address", "memo", "guard", "config", "prompts", "sources", "harvest", "shelf"],
+    typesFrom: [],
+  },
   { name: "resolve", pure: true, imports: ["address", "memo", "config", "prompts", "harvest", "shelf"], typesFrom: [] },
   { name: "discovery", pure: true, imports: ["address", "config", "prompts", "harvest", "shelf", "resolve"], typesFrom: [] },
   { name: "search", pure: true, imports: ["address", "memo", "config", "prompts", "harvest", "shelf", "resolve"], typesFrom: [] },

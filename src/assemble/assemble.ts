@@ -1,13 +1,14 @@
 // One build of the shelf from the config: materialise every fetch once, read the marketplaces (again on every
 // build), harvest each plugin (reusing the last harvest of a plugin whose fetch did not move), plan the libraries
 // and build the shelf.
-import type { Config } from "../config/index.js";
+import { type Config, guardPolicyOf } from "../config/index.js";
 import type { HarvestedPlugin } from "../harvest/index.js";
 import { buildShelf, describeFromPlugins, type FetchReport, type MarketplaceOutcome, planLibraries, type Shelf } from "../shelf/index.js";
 import { type Fetcher, type Tree, TreeTable } from "../sources/index.js";
 import { reportFetches } from "./fetch-report.js";
 import { type HarvestMemo, harvestSpec, type ReuseOptions, stampOf } from "./harvest-spec.js";
 import { withoutClaimed } from "./rest.js";
+import { scanPlugins } from "./scanner.js";
 import { configSpec, type PluginSpec, readLibraryMarketplace, zeroConfigLayout } from "./specs.js";
 
 export interface AssembleOptions extends ReuseOptions {
@@ -52,22 +53,27 @@ export async function assemble(config: Config, options: AssembleOptions): Promis
   );
   for (const found of entrySpecs) specs.push(...found);
 
-  const plugins = await Promise.all(specs.map((spec) => harvestSpec(config, spec, trees, options)));
+  const harvested = await Promise.all(specs.map((spec) => harvestSpec(config, spec, trees, options)));
   const used = await trees.all();
   const memo = new Map<string, { stamp?: string; plugin: HarvestedPlugin }>();
-  plugins.forEach((plugin, i) => {
+  // The memo keeps the harvests as read; the external scanner's findings are added to what this build serves.
+  harvested.forEach((plugin, i) => {
     const stamp = plugin.status === "ok" ? stampOf(specs[i] as PluginSpec, used.get(plugin.fetch)) : undefined;
     memo.set(plugin.id, stamp === undefined ? { plugin } : { stamp, plugin });
   });
+  const scanner = config.guard?.scanner;
+  const plugins = scanner === undefined ? harvested : await scanPlugins(harvested, scanner);
   const served = withoutClaimedByEntries(plugins, layout.rest, marketplaces);
   const plans = planLibraries(layout.libraries, served, marketplaces);
   const shelf = buildShelf({
     generation: options.generation,
     built: options.built,
-    // The guard's policy is part of each plan: a changed policy rebuilds the libraries it applies to.
-    libraries: (config.file === null ? describeFromPlugins(plans, served) : plans).map((plan) =>
-      config.guard === undefined ? plan : { ...plan, guard: config.guard },
-    ),
+    // The guard's policy (the library's own over the default) is part of each plan: a changed policy rebuilds the
+    // libraries it applies to.
+    libraries: (config.file === null ? describeFromPlugins(plans, served) : plans).map((plan) => {
+      const guard = guardPolicyOf(config, plan.name);
+      return guard === undefined ? plan : { ...plan, guard };
+    }),
     plugins: served,
     fetches: reportFetches(used, plugins, options.built, options.watch),
     ...(options.previousShelf === undefined ? {} : { previous: options.previousShelf }),

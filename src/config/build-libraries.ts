@@ -1,5 +1,6 @@
 // Libraries: unique names, something to serve, and each plugin they list declared: a plugin of the config, or an
 // entry of a library's marketplace (`<entry>@<library>`).
+import { buildLibraryGuard } from "./build-guard.js";
 import type { ResolveAddress } from "./build-sources.js";
 import type { RawLibrary, RawPlugin } from "./raw.js";
 import { checkUnique, type Report } from "./report.js";
@@ -43,6 +44,7 @@ export function buildLibraries(
       l.pluginSelector === undefined
         ? undefined
         : { categories: l.pluginSelector.categories ?? [], tags: (l.pluginSelector.tags ?? []).map(normaliseTagItem) };
+    const guard = buildLibraryGuard(l, where, report);
     libraries.push({
       name: l.name,
       description: l.description ?? "",
@@ -51,6 +53,7 @@ export function buildLibraries(
       ...(selector === undefined ? {} : { pluginSelector: selector }),
       ...(l.naming === undefined ? {} : { naming: l.naming }),
       ...(l.conflicts === undefined ? {} : { conflicts: l.conflicts }),
+      ...(guard === undefined ? {} : { guard }),
     });
   }
   return libraries;

@@ -1,6 +1,7 @@
 // Schema-valid data → typed Config, checking what a schema cannot say: names that must exist or be unique,
 // addresses, globs, source URLs, and the values sizes and durations stand for. One pass per part of the file
 // (build-*.ts), in document order, each reporting every rule it finds broken (rules.ts states them all).
+import { buildGuard } from "./build-guard.js";
 import { buildClients, buildScope, libraryNamesOf } from "./build-access.js";
 import { buildLibraries } from "./build-libraries.js";
 import { buildOAuth } from "./build-oauth.js";
@@ -39,6 +40,7 @@ export function buildConfig(raw: RawConfig, file: string | null, baseDir: string
   if (raw.anonymous === false && clients.length === 0 && oauth === undefined) report(["anonymous"], RULE.nobodyServed);
   const feeds = raw.feeds === undefined ? undefined : buildFeeds(raw.feeds, report);
   const usage = raw.usage === undefined ? undefined : buildUsage(raw.usage, report);
+  const guard = buildGuard(raw.guard, libraryNames, baseDir, report);
   const { ttlMs, fileBytes } = buildValues(raw, report);
 
   const config: Config = {
@@ -53,7 +55,7 @@ export function buildConfig(raw: RawConfig, file: string | null, baseDir: string
     ...(oauth === undefined ? {} : { oauth }),
     ...(feeds === undefined ? {} : { feeds }),
     ...(usage === undefined ? {} : { usage }),
-    ...(raw.guard === undefined ? {} : { guard: { quarantine: raw.guard.quarantine ?? ["critical"], allow: raw.guard.allow ?? [] } }),
+    ...(guard === undefined ? {} : { guard }),
     ttlMs,
     limits: { fileBytes },
   };

@@ -14,6 +14,13 @@ export const DEFAULT_FILE_BYTES = parsed(parseSize(CONFIG_SCHEMA.properties.limi
 /** How long a personal install link lives when the config does not say. */
 export const DEFAULT_FEED_LIFETIME_MS = parsed(parseDuration(CONFIG_SCHEMA.properties.feeds.properties.lifetime.default), "feeds.lifetime");
 export const DEFAULT_CLOCK_SKEW_MS = parsed(parseDuration(CONFIG_SCHEMA.$defs.oauth.properties.clockSkew.default), "oauth.clockSkew");
+/** The severities that quarantine when the config's `guard` does not say. */
+export const DEFAULT_GUARD_QUARANTINE: readonly "critical"[] = CONFIG_SCHEMA.$defs.guard.properties.quarantine.default;
+
+const SCANNER = CONFIG_SCHEMA.$defs.guardScanner.properties;
+export const DEFAULT_SCANNER_TIMEOUT_MS = parsed(parseDuration(SCANNER.timeout.default), "guard.scanner.timeout");
+export const DEFAULT_SCANNER_CONCURRENCY = SCANNER.concurrency.default;
+export const DEFAULT_SCANNER_ON_FAILURE = SCANNER.onFailure.default;
 
 /** The route of the page that receives the provider's answer (the default `oauth.page.redirect` is it at the origin
  *  of `oauth.resource`). */

@@ -102,6 +102,15 @@ export const RULE = {
   feedLifetimeMax: "must be at most 3650d: a link that never expires is revoked only by rotating the secret",
   feedLifetimeMin: "must be at least 1s: a link must outlive the install it is made for",
 
+  // The supply-chain guard's policy.
+  guardSeverities: "must be a list of severities, each at most once: critical, high, medium, low",
+  allowFile: "must be the skill:// URI of a file, as /health names it (skill://<library>/<path>)",
+  allowOtherLibrary: (named: string, library: string) =>
+    `names a file of library '${named}', and library '${library}' releases only its own files: move the entry to library '${named}' or to the top-level guard`,
+
+  scannerTimeoutMin: "must be at least 100ms",
+  scannerTimeoutMax: "must be at most 1h: a scan holds up the build it is part of",
+
   // Limits.
   fileBytesTooLarge: "is too large",
   fileBytesMin: "must be at least 1 byte",

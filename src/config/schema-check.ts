@@ -25,6 +25,7 @@ const RULES = new Map<string, string>(
       [defs.version, RULE.version],
       [defs.oauth.properties.scopes.items, RULE.oauthScope],
       [CONFIG_SCHEMA.properties.anonymous, RULE.anonymous],
+      [defs.guardSeverities, RULE.guardSeverities],
     ] as const
   ).map(([node, rule]) => [JSON.stringify(node), rule]),
 );

@@ -7,13 +7,12 @@ const require = createRequire(import.meta.url);
 
 export const validate = validate20;
 export default validate20;
-const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","title":"skillshelf config","description":"One YAML file that gathers Agent Skills and prompts from sources into libraries. Unknown keys are errors.","type":"object","additionalProperties":false,"required":["libraries"],"properties":{"sources":{"type":"array","description":"Named backends that hold credentials.","items":{"$ref":"#/$defs/source"}},"plugins":{"type":"array","description":"Folders inside fetches, with globs.","items":{"$ref":"#/$defs/plugin"}},"libraries":{"type":"array","description":"The first URI segment; each serves the plugins it names, in order.","minItems":1,"items":{"$ref":"#/$defs/library"}},"clients":{"type":"array","description":"Bearer-token clients and their scope ceilings.","items":{"$ref":"#/$defs/client"}},"anonymous":{"type":["boolean","object"],"description":"Serve requests without a token: true, false, or {scope} to serve them under a ceiling of their own. Default: true when no clients are declared, false otherwise.","additionalProperties":false,"required":["scope"],"properties":{"scope":{"$ref":"#/$defs/scope","description":"The ceiling of what a request without a token sees."}}},"oauth":{"$ref":"#/$defs/oauth"},"feeds":{"type":"object","description":"Personal install links (/feeds/<token>): the discovery index and its artifacts for installers that send no Authorization header.","additionalProperties":false,"required":["secret"],"properties":{"secret":{"$ref":"#/$defs/secretRef","description":"Signs the links (at least 32 bytes); rotating it revokes every link."},"lifetime":{"$ref":"#/$defs/duration","description":"How long a link lives.","default":"90d"},"revoked":{"type":"array","description":"Ids of links revoked one by one (the id the link was issued with).","items":{"type":"string","minLength":1}}}},"usage":{"type":"object","description":"Count what is read and searched, per day, skill, client and surface (docs/usage.md). Absent: nothing is counted. {} counts into the embedded database under the cache directory.","additionalProperties":false,"properties":{"database":{"$ref":"#/$defs/secretRef","description":"The environment variable holding a PostgreSQL URL (postgres://user:password@host:5432/db), shared by replicas. Absent: the embedded database."},"claim":{"type":"string","minLength":1,"description":"The claim of a signed-in user's token recorded as the client (a dotted path; a list is recorded sorted, joined by commas). Name sub to record the person.","default":"groups"},"retention":{"$ref":"#/$defs/duration","description":"How long daily rows are kept.","default":"400d"},"flush":{"$ref":"#/$defs/duration","description":"How often counts held in memory are written.","default":"10s"},"buffer":{"type":"integer","minimum":1,"maximum":1000000,"description":"Distinct rows held in memory while the database is away; a use past it is dropped and counted.","default":10000}}},"guard":{"type":"object","description":"What the supply-chain checks' findings do: severities that quarantine a skill (not served anywhere, named on /health), the rest warn; findings released by rule and file.","additionalProperties":false,"properties":{"quarantine":{"type":"array","description":"Severities whose findings quarantine the skill or prompt they are in.","items":{"enum":["critical","high","medium","low"]},"uniqueItems":true,"default":["critical"]},"allow":{"type":"array","description":"Findings released as false positives: the rule id and the file's skill:// URI (as /health names them); with digest, only for those bytes.","items":{"type":"object","additionalProperties":false,"required":["rule","file"],"properties":{"rule":{"type":"string","minLength":1},"file":{"type":"string","pattern":"^skill://"},"digest":{"type":"string","pattern":"^sha256:[0-9a-f]{64}$"}}}}}},"ttl":{"$ref":"#/$defs/duration","description":"ttlMs on cacheable results.","default":"60s"},"limits":{"type":"object","additionalProperties":false,"properties":{"fileBytes":{"$ref":"#/$defs/size","description":"Files larger than this are skipped.","default":"8MiB"}}}},"$defs":{"name":{"type":"string","pattern":"^[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$","description":"1-64 characters of a-z, 0-9 and '-', no '-' first or last."},"pluginRef":{"type":"string","pattern":"^[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?(@[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?)?$","description":"A plugin name, or <entry>@<library>."},"secretRef":{"type":"object","description":"A secret read from the environment when used; never written in the file.","additionalProperties":false,"required":["env"],"properties":{"env":{"type":"string","pattern":"^[A-Za-z_][A-Za-z0-9_]*$"}}},"duration":{"type":["string","integer"],"description":"A number of milliseconds, or a number with a unit: ms, s, m, h, d (500ms, 60s, 1h).","pattern":"^[0-9]+(\\.[0-9]+)?(ms|s|m|h|d)$","minimum":0},"size":{"type":["string","integer"],"description":"A number of bytes, or a number with a unit: B, KiB, MiB, GiB (1024-based), kB, MB, GB (1000-based).","pattern":"^[0-9]+(\\.[0-9]+)? ?(B|kB|KB|KiB|MB|MiB|GB|GiB)?$","minimum":1},"address":{"type":"string","minLength":1,"description":"<source>://<path>[//<subdir>][?ref=<ref>], file:///abs/path, or a local path starting with ./, ../ or /."},"glob":{"type":"string","minLength":1,"description":"Relative to the plugin root; no '..' segment."},"tag":{"type":"string","pattern":"^[^,\\s]([^,]*[^,\\s])?$"},"tagSelector":{"type":"string","pattern":"^ *[^,\\s]([^,]*[^,\\s])? *(, *[^,\\s]([^,]*[^,\\s])? *)*$","description":"All of its comma-separated tags."},"version":{"type":"string","minLength":1},"source":{"type":"object","additionalProperties":false,"required":["name","url"],"properties":{"name":{"$ref":"#/$defs/name"},"url":{"type":"string","minLength":1,"description":"git+https://, git+http://, git+file://, file://, webdav+https:// or webdav+http:// (no userinfo)."},"refresh":{"$ref":"#/$defs/duration","description":"Re-resolve branch and tag refs (git sources), or list the share again (WebDAV sources), this often."},"auth":{"type":"object","description":"Credentials of a git host or a WebDAV share (required there, username included), read from the environment when used.","additionalProperties":false,"properties":{"username":{"type":["string","object"],"description":"A plain user name, or {env: NAME}.","minLength":1,"additionalProperties":false,"required":["env"],"properties":{"env":{"type":"string","pattern":"^[A-Za-z_][A-Za-z0-9_]*$"}}},"password":{"$ref":"#/$defs/secretRef"}}},"watch":{"type":"boolean","description":"Watch local folders read through this source.","default":true},"cache":{"enum":["snapshot","live"],"description":"WebDAV sources only. snapshot: serve the last export, listed again on refresh and /reindex; live: also check each file read against the share (its ETag), falling back to the export when the share is slow or down.","default":"snapshot"}}},"plugin":{"type":"object","additionalProperties":false,"required":["name","source"],"properties":{"name":{"$ref":"#/$defs/name"},"source":{"$ref":"#/$defs/address"},"description":{"type":"string"},"category":{"type":"string","minLength":1},"tags":{"type":"array","description":"Matched by tag selectors.","items":{"$ref":"#/$defs/tag"}},"keywords":{"type":"array","description":"Matched by tag selectors, like tags.","items":{"$ref":"#/$defs/tag"}},"version":{"$ref":"#/$defs/version"},"skills":{"type":"array","description":"Globs picking SKILL.md files or skill directories; absent = conventions, [] = none.","items":{"$ref":"#/$defs/glob"}},"prompts":{"type":"array","description":"Globs picking prompt files; absent = conventions, [] = none.","items":{"$ref":"#/$defs/glob"}},"files":{"type":"array","description":"Globs picking library files; absent or [] = none.","items":{"$ref":"#/$defs/glob"}},"dialect":{"enum":["auto","skillshelf","claude","copilot"],"default":"auto"},"watch":{"type":"boolean","description":"Watch the folder when local. Default: its source's watch, else true."},"naming":{"enum":["strict","lenient"],"description":"strict: skip a skill whose name breaks the Agent Skills rules; lenient: serve it with a warning."}}},"library":{"type":"object","additionalProperties":false,"required":["name"],"properties":{"name":{"$ref":"#/$defs/name"},"description":{"type":"string"},"source":{"$ref":"#/$defs/address","description":"A repository holding a marketplace file."},"naming":{"enum":["strict","lenient"],"description":"For the marketplace entries of source. strict: skip a skill whose name breaks the Agent Skills rules; lenient: serve it with a warning."},"conflicts":{"enum":["keep-first","drop-plugin"],"default":"keep-first","description":"A plugin colliding with an earlier one. keep-first: the earlier plugin keeps each contested address and the later one serves the rest; drop-plugin: the later plugin is dropped whole."},"plugins":{"type":"array","description":"Plugin names, or <entry>@<library>, in serving order.","items":{"$ref":"#/$defs/pluginRef"}},"pluginSelector":{"type":"object","description":"Every plugin whose category is any of categories and that matches any item of tags.","additionalProperties":false,"properties":{"categories":{"type":"array","description":"Any of these categories.","items":{"type":"string","minLength":1}},"tags":{"type":"array","description":"Any of these items; each item is all of its comma-separated tags.","items":{"$ref":"#/$defs/tagSelector"}}}}}},"scope":{"type":"object","description":"A ceiling: what its holder sees, at most.","additionalProperties":false,"properties":{"library":{"$ref":"#/$defs/name"},"categories":{"type":"array","description":"Any of these categories.","items":{"type":"string","minLength":1}},"tags":{"type":"array","description":"Any of these items; each item is all of its comma-separated tags.","items":{"$ref":"#/$defs/tagSelector"}}}},"client":{"type":"object","additionalProperties":false,"required":["name","token"],"properties":{"name":{"$ref":"#/$defs/name"},"token":{"$ref":"#/$defs/secretRef","description":"The bearer token, read from the environment."},"scope":{"$ref":"#/$defs/scope","description":"The ceiling of what this client sees."},"admin":{"type":"boolean","description":"May call /reindex and read /health.","default":false}}},"oauth":{"type":"object","description":"Sign in with an OAuth 2.1 / OpenID provider: /mcp becomes a protected resource of issuer (RFC 9728).","additionalProperties":false,"required":["issuer","resource"],"properties":{"issuer":{"type":"string","minLength":1,"description":"The provider's issuer identifier, exactly as its metadata names it."},"resource":{"type":"string","minLength":1,"description":"This server's public MCP URL (https://skills.example.com/mcp): the audience tokens are minted for (RFC 8707)."},"audiences":{"type":"array","description":"Further aud values a token may carry instead of resource, for a provider that names the API otherwise (Entra ID: the application's client id).","items":{"type":"string","minLength":1}},"algorithms":{"type":"array","description":"JWS algorithms accepted on access tokens. Default: every listed one.","minItems":1,"items":{"enum":["RS256","RS384","RS512","PS256","PS384","PS512","ES256","ES384","ES512","EdDSA","Ed25519"]}},"clockSkew":{"$ref":"#/$defs/duration","description":"Leeway on exp and nbf (at most 5m).","default":"30s"},"scopes":{"type":"array","description":"OAuth scopes advertised in the resource metadata and required of every token.","items":{"type":"string","pattern":"^[\\x21\\x23-\\x5b\\x5d-\\x7e]+$"}},"introspection":{"type":"object","description":"Opaque (non-JWT) tokens are checked at the provider's introspection endpoint (RFC 7662).","additionalProperties":false,"required":["clientId","clientSecret"],"properties":{"endpoint":{"type":"string","minLength":1,"description":"Absent: introspection_endpoint from the provider's metadata."},"clientId":{"type":"string","minLength":1},"clientSecret":{"$ref":"#/$defs/secretRef","description":"Read from the environment."}}},"page":{"type":"object","description":"The page for people signs users in with this provider: the authorization code flow with PKCE, as this client of the provider.","additionalProperties":false,"required":["clientId"],"properties":{"clientId":{"type":"string","minLength":1,"description":"The page's client id at the provider."},"clientSecret":{"$ref":"#/$defs/secretRef","description":"The page's client secret, read from the environment. Absent: a public client (PKCE only)."},"redirect":{"type":"string","minLength":1,"description":"The callback URL registered at the provider. Default: /signin/oidc/callback at the origin of resource."}}},"rules":{"type":"array","description":"Claims to ceilings: every matching rule adds what it grants.","items":{"$ref":"#/$defs/claimRule"}},"default":{"$ref":"#/$defs/grant","description":"The ceiling of a signed-in user no rule grants anything. Absent: refused."}}},"grant":{"type":"object","description":"A ceiling granted to signed-in users: the keys of a scope, or libraries to grant several at once.","additionalProperties":false,"properties":{"library":{"$ref":"#/$defs/name"},"libraries":{"type":"array","description":"Each of these libraries, with the same categories and tags.","items":{"$ref":"#/$defs/name"}},"categories":{"type":"array","description":"Any of these categories.","items":{"type":"string","minLength":1}},"tags":{"type":"array","description":"Any of these items; each item is all of its comma-separated tags.","items":{"$ref":"#/$defs/tagSelector"}}}},"claimRule":{"type":"object","additionalProperties":false,"required":["claim"],"properties":{"claim":{"type":"string","minLength":1,"description":"A claim name, or a dotted path into nested claims (realm_access.roles)."},"includes":{"type":"string","minLength":1,"description":"The claim is this value, or a list holding it."},"equals":{"type":"string","minLength":1,"description":"The claim is exactly this value."},"scope":{"$ref":"#/$defs/grant","description":"What a matching user may see."},"admin":{"type":"boolean","description":"A matching user may call /reindex and read /health.","default":false}}}}};
+const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","title":"skillshelf config","description":"One YAML file that gathers Agent Skills and prompts from sources into libraries. Unknown keys are errors.","type":"object","additionalProperties":false,"required":["libraries"],"properties":{"sources":{"type":"array","description":"Named backends that hold credentials.","items":{"$ref":"#/$defs/source"}},"plugins":{"type":"array","description":"Folders inside fetches, with globs.","items":{"$ref":"#/$defs/plugin"}},"libraries":{"type":"array","description":"The first URI segment; each serves the plugins it names, in order.","minItems":1,"items":{"$ref":"#/$defs/library"}},"clients":{"type":"array","description":"Bearer-token clients and their scope ceilings.","items":{"$ref":"#/$defs/client"}},"anonymous":{"type":["boolean","object"],"description":"Serve requests without a token: true, false, or {scope} to serve them under a ceiling of their own. Default: true when no clients are declared, false otherwise.","additionalProperties":false,"required":["scope"],"properties":{"scope":{"$ref":"#/$defs/scope","description":"The ceiling of what a request without a token sees."}}},"oauth":{"$ref":"#/$defs/oauth"},"feeds":{"type":"object","description":"Personal install links (/feeds/<token>): the discovery index and its artifacts for installers that send no Authorization header.","additionalProperties":false,"required":["secret"],"properties":{"secret":{"$ref":"#/$defs/secretRef","description":"Signs the links (at least 32 bytes); rotating it revokes every link."},"lifetime":{"$ref":"#/$defs/duration","description":"How long a link lives.","default":"90d"},"revoked":{"type":"array","description":"Ids of links revoked one by one (the id the link was issued with).","items":{"type":"string","minLength":1}}}},"usage":{"type":"object","description":"Count what is read and searched, per day, skill, client and surface (docs/usage.md). Absent: nothing is counted. {} counts into the embedded database under the cache directory.","additionalProperties":false,"properties":{"database":{"$ref":"#/$defs/secretRef","description":"The environment variable holding a PostgreSQL URL (postgres://user:password@host:5432/db), shared by replicas. Absent: the embedded database."},"claim":{"type":"string","minLength":1,"description":"The claim of a signed-in user's token recorded as the client (a dotted path; a list is recorded sorted, joined by commas). Name sub to record the person.","default":"groups"},"retention":{"$ref":"#/$defs/duration","description":"How long daily rows are kept.","default":"400d"},"flush":{"$ref":"#/$defs/duration","description":"How often counts held in memory are written.","default":"10s"},"buffer":{"type":"integer","minimum":1,"maximum":1000000,"description":"Distinct rows held in memory while the database is away; a use past it is dropped and counted.","default":10000}}},"guard":{"$ref":"#/$defs/guard"},"ttl":{"$ref":"#/$defs/duration","description":"ttlMs on cacheable results.","default":"60s"},"limits":{"type":"object","additionalProperties":false,"properties":{"fileBytes":{"$ref":"#/$defs/size","description":"Files larger than this are skipped.","default":"8MiB"}}}},"$defs":{"name":{"type":"string","pattern":"^[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$","description":"1-64 characters of a-z, 0-9 and '-', no '-' first or last."},"pluginRef":{"type":"string","pattern":"^[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?(@[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?)?$","description":"A plugin name, or <entry>@<library>."},"secretRef":{"type":"object","description":"A secret read from the environment when used; never written in the file.","additionalProperties":false,"required":["env"],"properties":{"env":{"type":"string","pattern":"^[A-Za-z_][A-Za-z0-9_]*$"}}},"duration":{"type":["string","integer"],"description":"A number of milliseconds, or a number with a unit: ms, s, m, h, d (500ms, 60s, 1h).","pattern":"^[0-9]+(\\.[0-9]+)?(ms|s|m|h|d)$","minimum":0},"size":{"type":["string","integer"],"description":"A number of bytes, or a number with a unit: B, KiB, MiB, GiB (1024-based), kB, MB, GB (1000-based).","pattern":"^[0-9]+(\\.[0-9]+)? ?(B|kB|KB|KiB|MB|MiB|GB|GiB)?$","minimum":1},"address":{"type":"string","minLength":1,"description":"<source>://<path>[//<subdir>][?ref=<ref>], file:///abs/path, or a local path starting with ./, ../ or /."},"glob":{"type":"string","minLength":1,"description":"Relative to the plugin root; no '..' segment."},"tag":{"type":"string","pattern":"^[^,\\s]([^,]*[^,\\s])?$"},"tagSelector":{"type":"string","pattern":"^ *[^,\\s]([^,]*[^,\\s])? *(, *[^,\\s]([^,]*[^,\\s])? *)*$","description":"All of its comma-separated tags."},"version":{"type":"string","minLength":1},"source":{"type":"object","additionalProperties":false,"required":["name","url"],"properties":{"name":{"$ref":"#/$defs/name"},"url":{"type":"string","minLength":1,"description":"git+https://, git+http://, git+file://, file://, webdav+https:// or webdav+http:// (no userinfo)."},"refresh":{"$ref":"#/$defs/duration","description":"Re-resolve branch and tag refs (git sources), or list the share again (WebDAV sources), this often."},"auth":{"type":"object","description":"Credentials of a git host or a WebDAV share (required there, username included), read from the environment when used.","additionalProperties":false,"properties":{"username":{"type":["string","object"],"description":"A plain user name, or {env: NAME}.","minLength":1,"additionalProperties":false,"required":["env"],"properties":{"env":{"type":"string","pattern":"^[A-Za-z_][A-Za-z0-9_]*$"}}},"password":{"$ref":"#/$defs/secretRef"}}},"watch":{"type":"boolean","description":"Watch local folders read through this source.","default":true},"cache":{"enum":["snapshot","live"],"description":"WebDAV sources only. snapshot: serve the last export, listed again on refresh and /reindex; live: also check each file read against the share (its ETag), falling back to the export when the share is slow or down.","default":"snapshot"}}},"plugin":{"type":"object","additionalProperties":false,"required":["name","source"],"properties":{"name":{"$ref":"#/$defs/name"},"source":{"$ref":"#/$defs/address"},"description":{"type":"string"},"category":{"type":"string","minLength":1},"tags":{"type":"array","description":"Matched by tag selectors.","items":{"$ref":"#/$defs/tag"}},"keywords":{"type":"array","description":"Matched by tag selectors, like tags.","items":{"$ref":"#/$defs/tag"}},"version":{"$ref":"#/$defs/version"},"skills":{"type":"array","description":"Globs picking SKILL.md files or skill directories; absent = conventions, [] = none.","items":{"$ref":"#/$defs/glob"}},"prompts":{"type":"array","description":"Globs picking prompt files; absent = conventions, [] = none.","items":{"$ref":"#/$defs/glob"}},"files":{"type":"array","description":"Globs picking library files; absent or [] = none.","items":{"$ref":"#/$defs/glob"}},"dialect":{"enum":["auto","skillshelf","claude","copilot"],"default":"auto"},"watch":{"type":"boolean","description":"Watch the folder when local. Default: its source's watch, else true."},"naming":{"enum":["strict","lenient"],"description":"strict: skip a skill whose name breaks the Agent Skills rules; lenient: serve it with a warning."}}},"library":{"type":"object","additionalProperties":false,"required":["name"],"properties":{"name":{"$ref":"#/$defs/name"},"description":{"type":"string"},"source":{"$ref":"#/$defs/address","description":"A repository holding a marketplace file."},"naming":{"enum":["strict","lenient"],"description":"For the marketplace entries of source. strict: skip a skill whose name breaks the Agent Skills rules; lenient: serve it with a warning."},"conflicts":{"enum":["keep-first","drop-plugin"],"default":"keep-first","description":"A plugin colliding with an earlier one. keep-first: the earlier plugin keeps each contested address and the later one serves the rest; drop-plugin: the later plugin is dropped whole."},"plugins":{"type":"array","description":"Plugin names, or <entry>@<library>, in serving order.","items":{"$ref":"#/$defs/pluginRef"}},"pluginSelector":{"type":"object","description":"Every plugin whose category is any of categories and that matches any item of tags.","additionalProperties":false,"properties":{"categories":{"type":"array","description":"Any of these categories.","items":{"type":"string","minLength":1}},"tags":{"type":"array","description":"Any of these items; each item is all of its comma-separated tags.","items":{"$ref":"#/$defs/tagSelector"}}}},"guard":{"$ref":"#/$defs/libraryGuard"}}},"scope":{"type":"object","description":"A ceiling: what its holder sees, at most.","additionalProperties":false,"properties":{"library":{"$ref":"#/$defs/name"},"categories":{"type":"array","description":"Any of these categories.","items":{"type":"string","minLength":1}},"tags":{"type":"array","description":"Any of these items; each item is all of its comma-separated tags.","items":{"$ref":"#/$defs/tagSelector"}}}},"client":{"type":"object","additionalProperties":false,"required":["name","token"],"properties":{"name":{"$ref":"#/$defs/name"},"token":{"$ref":"#/$defs/secretRef","description":"The bearer token, read from the environment."},"scope":{"$ref":"#/$defs/scope","description":"The ceiling of what this client sees."},"admin":{"type":"boolean","description":"May call /reindex and read /health.","default":false}}},"oauth":{"type":"object","description":"Sign in with an OAuth 2.1 / OpenID provider: /mcp becomes a protected resource of issuer (RFC 9728).","additionalProperties":false,"required":["issuer","resource"],"properties":{"issuer":{"type":"string","minLength":1,"description":"The provider's issuer identifier, exactly as its metadata names it."},"resource":{"type":"string","minLength":1,"description":"This server's public MCP URL (https://skills.example.com/mcp): the audience tokens are minted for (RFC 8707)."},"audiences":{"type":"array","description":"Further aud values a token may carry instead of resource, for a provider that names the API otherwise (Entra ID: the application's client id).","items":{"type":"string","minLength":1}},"algorithms":{"type":"array","description":"JWS algorithms accepted on access tokens. Default: every listed one.","minItems":1,"items":{"enum":["RS256","RS384","RS512","PS256","PS384","PS512","ES256","ES384","ES512","EdDSA","Ed25519"]}},"clockSkew":{"$ref":"#/$defs/duration","description":"Leeway on exp and nbf (at most 5m).","default":"30s"},"scopes":{"type":"array","description":"OAuth scopes advertised in the resource metadata and required of every token.","items":{"type":"string","pattern":"^[\\x21\\x23-\\x5b\\x5d-\\x7e]+$"}},"introspection":{"type":"object","description":"Opaque (non-JWT) tokens are checked at the provider's introspection endpoint (RFC 7662).","additionalProperties":false,"required":["clientId","clientSecret"],"properties":{"endpoint":{"type":"string","minLength":1,"description":"Absent: introspection_endpoint from the provider's metadata."},"clientId":{"type":"string","minLength":1},"clientSecret":{"$ref":"#/$defs/secretRef","description":"Read from the environment."}}},"page":{"type":"object","description":"The page for people signs users in with this provider: the authorization code flow with PKCE, as this client of the provider.","additionalProperties":false,"required":["clientId"],"properties":{"clientId":{"type":"string","minLength":1,"description":"The page's client id at the provider."},"clientSecret":{"$ref":"#/$defs/secretRef","description":"The page's client secret, read from the environment. Absent: a public client (PKCE only)."},"redirect":{"type":"string","minLength":1,"description":"The callback URL registered at the provider. Default: /signin/oidc/callback at the origin of resource."}}},"rules":{"type":"array","description":"Claims to ceilings: every matching rule adds what it grants.","items":{"$ref":"#/$defs/claimRule"}},"default":{"$ref":"#/$defs/grant","description":"The ceiling of a signed-in user no rule grants anything. Absent: refused."}}},"grant":{"type":"object","description":"A ceiling granted to signed-in users: the keys of a scope, or libraries to grant several at once.","additionalProperties":false,"properties":{"library":{"$ref":"#/$defs/name"},"libraries":{"type":"array","description":"Each of these libraries, with the same categories and tags.","items":{"$ref":"#/$defs/name"}},"categories":{"type":"array","description":"Any of these categories.","items":{"type":"string","minLength":1}},"tags":{"type":"array","description":"Any of these items; each item is all of its comma-separated tags.","items":{"$ref":"#/$defs/tagSelector"}}}},"claimRule":{"type":"object","additionalProperties":false,"required":["claim"],"properties":{"claim":{"type":"string","minLength":1,"description":"A claim name, or a dotted path into nested claims (realm_access.roles)."},"includes":{"type":"string","minLength":1,"description":"The claim is this value, or a list holding it."},"equals":{"type":"string","minLength":1,"description":"The claim is exactly this value."},"scope":{"$ref":"#/$defs/grant","description":"What a matching user may see."},"admin":{"type":"boolean","description":"A matching user may call /reindex and read /health.","default":false}}},"guardSeverities":{"type":"array","description":"Severities whose findings quarantine the skill or prompt they are in; any other finding warns.","items":{"enum":["critical","high","medium","low"]},"uniqueItems":true},"guardAllow":{"type":"array","description":"Findings released as false positives: the rule id and the file's skill:// URI (as /health names them); with digest, only for those bytes.","items":{"type":"object","additionalProperties":false,"required":["rule","file"],"properties":{"rule":{"type":"string","minLength":1},"file":{"type":"string","pattern":"^skill://"},"digest":{"type":"string","pattern":"^sha256:[0-9a-f]{64}$"}}}},"guard":{"type":"object","description":"What the supply-chain checks' findings do: severities that quarantine a skill (not served anywhere, named on /health), the rest warn; findings released by rule and file. The default policy of every library.","additionalProperties":false,"properties":{"quarantine":{"$ref":"#/$defs/guardSeverities","default":["critical"]},"allow":{"$ref":"#/$defs/guardAllow"},"scanner":{"$ref":"#/$defs/guardScanner"}}},"guardScanner":{"type":"object","description":"An external scanner run on each new or changed skill folder (the folder's path is its last argument); it prints SARIF 2.1.0 on stdout, and its results join the built-in findings as scanner:<ruleId> under the same policy.","additionalProperties":false,"required":["command"],"properties":{"command":{"type":"array","description":"The program and its arguments, run without a shell; a program path with a '/' is taken from the config file's directory.","minItems":1,"items":{"type":"string","minLength":1}},"timeout":{"$ref":"#/$defs/duration","description":"How long one scan may run before it is killed.","default":"30s"},"concurrency":{"type":"integer","minimum":1,"maximum":64,"description":"Scans run at once.","default":2},"onFailure":{"enum":["quarantine","warn"],"description":"What a failed scan (an error, a timeout, output that is not SARIF 2.1.0) does to its skill: its scanner-failed finding quarantines it, or warns.","default":"quarantine"}}},"libraryGuard":{"type":"object","description":"This library's own policy for the skills and prompts it serves: quarantine replaces the default's (the top-level guard), allow adds releases of this library's files to the default's.","additionalProperties":false,"properties":{"quarantine":{"$ref":"#/$defs/guardSeverities"},"allow":{"$ref":"#/$defs/guardAllow"}}}}};
 const schema35 = {"type":"object","description":"A secret read from the environment when used; never written in the file.","additionalProperties":false,"required":["env"],"properties":{"env":{"type":"string","pattern":"^[A-Za-z_][A-Za-z0-9_]*$"}}};
 const schema34 = {"type":["string","integer"],"description":"A number of milliseconds, or a number with a unit: ms, s, m, h, d (500ms, 60s, 1h).","pattern":"^[0-9]+(\\.[0-9]+)?(ms|s|m|h|d)$","minimum":0};
-const schema71 = {"type":["string","integer"],"description":"A number of bytes, or a number with a unit: B, KiB, MiB, GiB (1024-based), kB, MB, GB (1000-based).","pattern":"^[0-9]+(\\.[0-9]+)? ?(B|kB|KB|KiB|MB|MiB|GB|GiB)?$","minimum":1};
+const schema79 = {"type":["string","integer"],"description":"A number of bytes, or a number with a unit: B, KiB, MiB, GiB (1024-based), kB, MB, GB (1000-based).","pattern":"^[0-9]+(\\.[0-9]+)? ?(B|kB|KB|KiB|MB|MiB|GB|GiB)?$","minimum":1};
 const func1 = Object.prototype.hasOwnProperty;
 const func2 = require("ajv/dist/runtime/ucs2length").default;
-const func0 = require("ajv/dist/runtime/equal").default;
 const schema32 = {"type":"object","additionalProperties":false,"required":["name","url"],"properties":{"name":{"$ref":"#/$defs/name"},"url":{"type":"string","minLength":1,"description":"git+https://, git+http://, git+file://, file://, webdav+https:// or webdav+http:// (no userinfo)."},"refresh":{"$ref":"#/$defs/duration","description":"Re-resolve branch and tag refs (git sources), or list the share again (WebDAV sources), this often."},"auth":{"type":"object","description":"Credentials of a git host or a WebDAV share (required there, username included), read from the environment when used.","additionalProperties":false,"properties":{"username":{"type":["string","object"],"description":"A plain user name, or {env: NAME}.","minLength":1,"additionalProperties":false,"required":["env"],"properties":{"env":{"type":"string","pattern":"^[A-Za-z_][A-Za-z0-9_]*$"}}},"password":{"$ref":"#/$defs/secretRef"}}},"watch":{"type":"boolean","description":"Watch local folders read through this source.","default":true},"cache":{"enum":["snapshot","live"],"description":"WebDAV sources only. snapshot: serve the last export, listed again on refresh and /reindex; live: also check each file read against the share (its ETag), falling back to the export when the share is slow or down.","default":"snapshot"}}};
 const schema33 = {"type":"string","pattern":"^[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$","description":"1-64 characters of a-z, 0-9 and '-', no '-' first or last."};
 const pattern4 = new RegExp("^[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", "u");
@@ -778,11 +777,244 @@ return errors === 0;
 }
 validate23.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-const schema45 = {"type":"object","additionalProperties":false,"required":["name"],"properties":{"name":{"$ref":"#/$defs/name"},"description":{"type":"string"},"source":{"$ref":"#/$defs/address","description":"A repository holding a marketplace file."},"naming":{"enum":["strict","lenient"],"description":"For the marketplace entries of source. strict: skip a skill whose name breaks the Agent Skills rules; lenient: serve it with a warning."},"conflicts":{"enum":["keep-first","drop-plugin"],"default":"keep-first","description":"A plugin colliding with an earlier one. keep-first: the earlier plugin keeps each contested address and the later one serves the rest; drop-plugin: the later plugin is dropped whole."},"plugins":{"type":"array","description":"Plugin names, or <entry>@<library>, in serving order.","items":{"$ref":"#/$defs/pluginRef"}},"pluginSelector":{"type":"object","description":"Every plugin whose category is any of categories and that matches any item of tags.","additionalProperties":false,"properties":{"categories":{"type":"array","description":"Any of these categories.","items":{"type":"string","minLength":1}},"tags":{"type":"array","description":"Any of these items; each item is all of its comma-separated tags.","items":{"$ref":"#/$defs/tagSelector"}}}}}};
+const schema45 = {"type":"object","additionalProperties":false,"required":["name"],"properties":{"name":{"$ref":"#/$defs/name"},"description":{"type":"string"},"source":{"$ref":"#/$defs/address","description":"A repository holding a marketplace file."},"naming":{"enum":["strict","lenient"],"description":"For the marketplace entries of source. strict: skip a skill whose name breaks the Agent Skills rules; lenient: serve it with a warning."},"conflicts":{"enum":["keep-first","drop-plugin"],"default":"keep-first","description":"A plugin colliding with an earlier one. keep-first: the earlier plugin keeps each contested address and the later one serves the rest; drop-plugin: the later plugin is dropped whole."},"plugins":{"type":"array","description":"Plugin names, or <entry>@<library>, in serving order.","items":{"$ref":"#/$defs/pluginRef"}},"pluginSelector":{"type":"object","description":"Every plugin whose category is any of categories and that matches any item of tags.","additionalProperties":false,"properties":{"categories":{"type":"array","description":"Any of these categories.","items":{"type":"string","minLength":1}},"tags":{"type":"array","description":"Any of these items; each item is all of its comma-separated tags.","items":{"$ref":"#/$defs/tagSelector"}}}},"guard":{"$ref":"#/$defs/libraryGuard"}}};
 const schema48 = {"type":"string","pattern":"^[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?(@[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?)?$","description":"A plugin name, or <entry>@<library>."};
 const schema49 = {"type":"string","pattern":"^ *[^,\\s]([^,]*[^,\\s])? *(, *[^,\\s]([^,]*[^,\\s])? *)*$","description":"All of its comma-separated tags."};
 const pattern12 = new RegExp("^[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?(@[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?)?$", "u");
 const pattern13 = new RegExp("^ *[^,\\s]([^,]*[^,\\s])? *(, *[^,\\s]([^,]*[^,\\s])? *)*$", "u");
+const schema50 = {"type":"object","description":"This library's own policy for the skills and prompts it serves: quarantine replaces the default's (the top-level guard), allow adds releases of this library's files to the default's.","additionalProperties":false,"properties":{"quarantine":{"$ref":"#/$defs/guardSeverities"},"allow":{"$ref":"#/$defs/guardAllow"}}};
+const schema51 = {"type":"array","description":"Severities whose findings quarantine the skill or prompt they are in; any other finding warns.","items":{"enum":["critical","high","medium","low"]},"uniqueItems":true};
+const schema52 = {"type":"array","description":"Findings released as false positives: the rule id and the file's skill:// URI (as /health names them); with digest, only for those bytes.","items":{"type":"object","additionalProperties":false,"required":["rule","file"],"properties":{"rule":{"type":"string","minLength":1},"file":{"type":"string","pattern":"^skill://"},"digest":{"type":"string","pattern":"^sha256:[0-9a-f]{64}$"}}}};
+const func0 = require("ajv/dist/runtime/equal").default;
+const pattern14 = new RegExp("^skill://", "u");
+const pattern15 = new RegExp("^sha256:[0-9a-f]{64}$", "u");
+
+function validate26(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate26.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+for(const key0 in data){
+if(!((key0 === "quarantine") || (key0 === "allow"))){
+const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema50,data};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+if(data.quarantine !== undefined){
+let data0 = data.quarantine;
+if(Array.isArray(data0)){
+const len0 = data0.length;
+for(let i0=0; i0<len0; i0++){
+let data1 = data0[i0];
+if(!((((data1 === "critical") || (data1 === "high")) || (data1 === "medium")) || (data1 === "low"))){
+const err1 = {instancePath:instancePath+"/quarantine/" + i0,schemaPath:"#/$defs/guardSeverities/items/enum",keyword:"enum",params:{allowedValues: schema51.items.enum},message:"must be equal to one of the allowed values",schema:schema51.items.enum,parentSchema:schema51.items,data:data1};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+let i1 = data0.length;
+let j0;
+if(i1 > 1){
+outer0:
+for(;i1--;){
+for(j0 = i1; j0--;){
+if(func0(data0[i1], data0[j0])){
+const err2 = {instancePath:instancePath+"/quarantine",schemaPath:"#/$defs/guardSeverities/uniqueItems",keyword:"uniqueItems",params:{i: i1, j: j0},message:"must NOT have duplicate items (items ## "+j0+" and "+i1+" are identical)",schema:true,parentSchema:schema51,data:data0};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+break outer0;
+}
+}
+}
+}
+}
+else {
+const err3 = {instancePath:instancePath+"/quarantine",schemaPath:"#/$defs/guardSeverities/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema51.type,parentSchema:schema51,data:data0};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+if(data.allow !== undefined){
+let data2 = data.allow;
+if(Array.isArray(data2)){
+const len1 = data2.length;
+for(let i2=0; i2<len1; i2++){
+let data3 = data2[i2];
+if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
+if(data3.rule === undefined){
+const err4 = {instancePath:instancePath+"/allow/" + i2,schemaPath:"#/$defs/guardAllow/items/required",keyword:"required",params:{missingProperty: "rule"},message:"must have required property '"+"rule"+"'",schema:schema52.items.required,parentSchema:schema52.items,data:data3};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+if(data3.file === undefined){
+const err5 = {instancePath:instancePath+"/allow/" + i2,schemaPath:"#/$defs/guardAllow/items/required",keyword:"required",params:{missingProperty: "file"},message:"must have required property '"+"file"+"'",schema:schema52.items.required,parentSchema:schema52.items,data:data3};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+for(const key1 in data3){
+if(!(((key1 === "rule") || (key1 === "file")) || (key1 === "digest"))){
+const err6 = {instancePath:instancePath+"/allow/" + i2,schemaPath:"#/$defs/guardAllow/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties",schema:false,parentSchema:schema52.items,data:data3};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+if(data3.rule !== undefined){
+let data4 = data3.rule;
+if(typeof data4 === "string"){
+if(func2(data4) < 1){
+const err7 = {instancePath:instancePath+"/allow/" + i2+"/rule",schemaPath:"#/$defs/guardAllow/items/properties/rule/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema52.items.properties.rule,data:data4};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+else {
+const err8 = {instancePath:instancePath+"/allow/" + i2+"/rule",schemaPath:"#/$defs/guardAllow/items/properties/rule/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema52.items.properties.rule.type,parentSchema:schema52.items.properties.rule,data:data4};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+if(data3.file !== undefined){
+let data5 = data3.file;
+if(typeof data5 === "string"){
+if(!pattern14.test(data5)){
+const err9 = {instancePath:instancePath+"/allow/" + i2+"/file",schemaPath:"#/$defs/guardAllow/items/properties/file/pattern",keyword:"pattern",params:{pattern: "^skill://"},message:"must match pattern \""+"^skill://"+"\"",schema:"^skill://",parentSchema:schema52.items.properties.file,data:data5};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+else {
+const err10 = {instancePath:instancePath+"/allow/" + i2+"/file",schemaPath:"#/$defs/guardAllow/items/properties/file/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema52.items.properties.file.type,parentSchema:schema52.items.properties.file,data:data5};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+if(data3.digest !== undefined){
+let data6 = data3.digest;
+if(typeof data6 === "string"){
+if(!pattern15.test(data6)){
+const err11 = {instancePath:instancePath+"/allow/" + i2+"/digest",schemaPath:"#/$defs/guardAllow/items/properties/digest/pattern",keyword:"pattern",params:{pattern: "^sha256:[0-9a-f]{64}$"},message:"must match pattern \""+"^sha256:[0-9a-f]{64}$"+"\"",schema:"^sha256:[0-9a-f]{64}$",parentSchema:schema52.items.properties.digest,data:data6};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+else {
+const err12 = {instancePath:instancePath+"/allow/" + i2+"/digest",schemaPath:"#/$defs/guardAllow/items/properties/digest/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema52.items.properties.digest.type,parentSchema:schema52.items.properties.digest,data:data6};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+}
+else {
+const err13 = {instancePath:instancePath+"/allow/" + i2,schemaPath:"#/$defs/guardAllow/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema52.items.type,parentSchema:schema52.items,data:data3};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+}
+}
+else {
+const err14 = {instancePath:instancePath+"/allow",schemaPath:"#/$defs/guardAllow/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema52.type,parentSchema:schema52,data:data2};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+}
+}
+else {
+const err15 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema50.type,parentSchema:schema50,data};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+validate26.errors = vErrors;
+return errors === 0;
+}
+validate26.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
 
 function validate25(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -806,7 +1038,7 @@ vErrors.push(err0);
 errors++;
 }
 for(const key0 in data){
-if(!(((((((key0 === "name") || (key0 === "description")) || (key0 === "source")) || (key0 === "naming")) || (key0 === "conflicts")) || (key0 === "plugins")) || (key0 === "pluginSelector"))){
+if(!((((((((key0 === "name") || (key0 === "description")) || (key0 === "source")) || (key0 === "naming")) || (key0 === "conflicts")) || (key0 === "plugins")) || (key0 === "pluginSelector")) || (key0 === "guard"))){
 const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema45,data};
 if(vErrors === null){
 vErrors = [err1];
@@ -1056,6 +1288,12 @@ vErrors.push(err19);
 errors++;
 }
 }
+if(data.guard !== undefined){
+if(!(validate26(data.guard, {instancePath:instancePath+"/guard",parentData:data,parentDataProperty:"guard",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate26.errors : vErrors.concat(validate26.errors);
+errors = vErrors.length;
+}
+}
 }
 else {
 const err20 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema45.type,parentSchema:schema45,data};
@@ -1072,13 +1310,13 @@ return errors === 0;
 }
 validate25.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-const schema50 = {"type":"object","additionalProperties":false,"required":["name","token"],"properties":{"name":{"$ref":"#/$defs/name"},"token":{"$ref":"#/$defs/secretRef","description":"The bearer token, read from the environment."},"scope":{"$ref":"#/$defs/scope","description":"The ceiling of what this client sees."},"admin":{"type":"boolean","description":"May call /reindex and read /health.","default":false}}};
-const schema53 = {"type":"object","description":"A ceiling: what its holder sees, at most.","additionalProperties":false,"properties":{"library":{"$ref":"#/$defs/name"},"categories":{"type":"array","description":"Any of these categories.","items":{"type":"string","minLength":1}},"tags":{"type":"array","description":"Any of these items; each item is all of its comma-separated tags.","items":{"$ref":"#/$defs/tagSelector"}}}};
+const schema53 = {"type":"object","additionalProperties":false,"required":["name","token"],"properties":{"name":{"$ref":"#/$defs/name"},"token":{"$ref":"#/$defs/secretRef","description":"The bearer token, read from the environment."},"scope":{"$ref":"#/$defs/scope","description":"The ceiling of what this client sees."},"admin":{"type":"boolean","description":"May call /reindex and read /health.","default":false}}};
+const schema56 = {"type":"object","description":"A ceiling: what its holder sees, at most.","additionalProperties":false,"properties":{"library":{"$ref":"#/$defs/name"},"categories":{"type":"array","description":"Any of these categories.","items":{"type":"string","minLength":1}},"tags":{"type":"array","description":"Any of these items; each item is all of its comma-separated tags.","items":{"$ref":"#/$defs/tagSelector"}}}};
 
-function validate28(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate30(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate28.evaluated;
+const evaluated0 = validate30.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -1088,7 +1326,7 @@ evaluated0.items = undefined;
 if(data && typeof data == "object" && !Array.isArray(data)){
 for(const key0 in data){
 if(!(((key0 === "library") || (key0 === "categories")) || (key0 === "tags"))){
-const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema53,data};
+const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema56,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -1131,7 +1369,7 @@ for(let i0=0; i0<len0; i0++){
 let data2 = data1[i0];
 if(typeof data2 === "string"){
 if(func2(data2) < 1){
-const err3 = {instancePath:instancePath+"/categories/" + i0,schemaPath:"#/properties/categories/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema53.properties.categories.items,data:data2};
+const err3 = {instancePath:instancePath+"/categories/" + i0,schemaPath:"#/properties/categories/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema56.properties.categories.items,data:data2};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -1142,7 +1380,7 @@ errors++;
 }
 }
 else {
-const err4 = {instancePath:instancePath+"/categories/" + i0,schemaPath:"#/properties/categories/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema53.properties.categories.items.type,parentSchema:schema53.properties.categories.items,data:data2};
+const err4 = {instancePath:instancePath+"/categories/" + i0,schemaPath:"#/properties/categories/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema56.properties.categories.items.type,parentSchema:schema56.properties.categories.items,data:data2};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -1154,7 +1392,7 @@ errors++;
 }
 }
 else {
-const err5 = {instancePath:instancePath+"/categories",schemaPath:"#/properties/categories/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema53.properties.categories.type,parentSchema:schema53.properties.categories,data:data1};
+const err5 = {instancePath:instancePath+"/categories",schemaPath:"#/properties/categories/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema56.properties.categories.type,parentSchema:schema56.properties.categories,data:data1};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -1195,7 +1433,7 @@ errors++;
 }
 }
 else {
-const err8 = {instancePath:instancePath+"/tags",schemaPath:"#/properties/tags/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema53.properties.tags.type,parentSchema:schema53.properties.tags,data:data3};
+const err8 = {instancePath:instancePath+"/tags",schemaPath:"#/properties/tags/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema56.properties.tags.type,parentSchema:schema56.properties.tags,data:data3};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -1207,7 +1445,7 @@ errors++;
 }
 }
 else {
-const err9 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema53.type,parentSchema:schema53,data};
+const err9 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema56.type,parentSchema:schema56,data};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -1216,16 +1454,16 @@ vErrors.push(err9);
 }
 errors++;
 }
-validate28.errors = vErrors;
+validate30.errors = vErrors;
 return errors === 0;
 }
-validate28.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate30.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate27(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate29(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate27.evaluated;
+const evaluated0 = validate29.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -1234,7 +1472,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.name === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'",schema:schema50.required,parentSchema:schema50,data};
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'",schema:schema53.required,parentSchema:schema53,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -1244,7 +1482,7 @@ vErrors.push(err0);
 errors++;
 }
 if(data.token === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "token"},message:"must have required property '"+"token"+"'",schema:schema50.required,parentSchema:schema50,data};
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "token"},message:"must have required property '"+"token"+"'",schema:schema53.required,parentSchema:schema53,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -1255,7 +1493,7 @@ errors++;
 }
 for(const key0 in data){
 if(!((((key0 === "name") || (key0 === "token")) || (key0 === "scope")) || (key0 === "admin"))){
-const err2 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema50,data};
+const err2 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema53,data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -1353,15 +1591,15 @@ errors++;
 }
 }
 if(data.scope !== undefined){
-if(!(validate28(data.scope, {instancePath:instancePath+"/scope",parentData:data,parentDataProperty:"scope",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate28.errors : vErrors.concat(validate28.errors);
+if(!(validate30(data.scope, {instancePath:instancePath+"/scope",parentData:data,parentDataProperty:"scope",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate30.errors : vErrors.concat(validate30.errors);
 errors = vErrors.length;
 }
 }
 if(data.admin !== undefined){
 let data4 = data.admin;
 if(typeof data4 !== "boolean"){
-const err10 = {instancePath:instancePath+"/admin",schemaPath:"#/properties/admin/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema50.properties.admin.type,parentSchema:schema50.properties.admin,data:data4};
+const err10 = {instancePath:instancePath+"/admin",schemaPath:"#/properties/admin/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema53.properties.admin.type,parentSchema:schema53.properties.admin,data:data4};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -1373,7 +1611,7 @@ errors++;
 }
 }
 else {
-const err11 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema50.type,parentSchema:schema50,data};
+const err11 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema53.type,parentSchema:schema53,data};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -1382,20 +1620,20 @@ vErrors.push(err11);
 }
 errors++;
 }
-validate27.errors = vErrors;
+validate29.errors = vErrors;
 return errors === 0;
 }
-validate27.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate29.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-const schema56 = {"type":"object","description":"Sign in with an OAuth 2.1 / OpenID provider: /mcp becomes a protected resource of issuer (RFC 9728).","additionalProperties":false,"required":["issuer","resource"],"properties":{"issuer":{"type":"string","minLength":1,"description":"The provider's issuer identifier, exactly as its metadata names it."},"resource":{"type":"string","minLength":1,"description":"This server's public MCP URL (https://skills.example.com/mcp): the audience tokens are minted for (RFC 8707)."},"audiences":{"type":"array","description":"Further aud values a token may carry instead of resource, for a provider that names the API otherwise (Entra ID: the application's client id).","items":{"type":"string","minLength":1}},"algorithms":{"type":"array","description":"JWS algorithms accepted on access tokens. Default: every listed one.","minItems":1,"items":{"enum":["RS256","RS384","RS512","PS256","PS384","PS512","ES256","ES384","ES512","EdDSA","Ed25519"]}},"clockSkew":{"$ref":"#/$defs/duration","description":"Leeway on exp and nbf (at most 5m).","default":"30s"},"scopes":{"type":"array","description":"OAuth scopes advertised in the resource metadata and required of every token.","items":{"type":"string","pattern":"^[\\x21\\x23-\\x5b\\x5d-\\x7e]+$"}},"introspection":{"type":"object","description":"Opaque (non-JWT) tokens are checked at the provider's introspection endpoint (RFC 7662).","additionalProperties":false,"required":["clientId","clientSecret"],"properties":{"endpoint":{"type":"string","minLength":1,"description":"Absent: introspection_endpoint from the provider's metadata."},"clientId":{"type":"string","minLength":1},"clientSecret":{"$ref":"#/$defs/secretRef","description":"Read from the environment."}}},"page":{"type":"object","description":"The page for people signs users in with this provider: the authorization code flow with PKCE, as this client of the provider.","additionalProperties":false,"required":["clientId"],"properties":{"clientId":{"type":"string","minLength":1,"description":"The page's client id at the provider."},"clientSecret":{"$ref":"#/$defs/secretRef","description":"The page's client secret, read from the environment. Absent: a public client (PKCE only)."},"redirect":{"type":"string","minLength":1,"description":"The callback URL registered at the provider. Default: /signin/oidc/callback at the origin of resource."}}},"rules":{"type":"array","description":"Claims to ceilings: every matching rule adds what it grants.","items":{"$ref":"#/$defs/claimRule"}},"default":{"$ref":"#/$defs/grant","description":"The ceiling of a signed-in user no rule grants anything. Absent: refused."}}};
-const pattern19 = new RegExp("^[\\x21\\x23-\\x5b\\x5d-\\x7e]+$", "u");
-const schema60 = {"type":"object","additionalProperties":false,"required":["claim"],"properties":{"claim":{"type":"string","minLength":1,"description":"A claim name, or a dotted path into nested claims (realm_access.roles)."},"includes":{"type":"string","minLength":1,"description":"The claim is this value, or a list holding it."},"equals":{"type":"string","minLength":1,"description":"The claim is exactly this value."},"scope":{"$ref":"#/$defs/grant","description":"What a matching user may see."},"admin":{"type":"boolean","description":"A matching user may call /reindex and read /health.","default":false}}};
-const schema61 = {"type":"object","description":"A ceiling granted to signed-in users: the keys of a scope, or libraries to grant several at once.","additionalProperties":false,"properties":{"library":{"$ref":"#/$defs/name"},"libraries":{"type":"array","description":"Each of these libraries, with the same categories and tags.","items":{"$ref":"#/$defs/name"}},"categories":{"type":"array","description":"Any of these categories.","items":{"type":"string","minLength":1}},"tags":{"type":"array","description":"Any of these items; each item is all of its comma-separated tags.","items":{"$ref":"#/$defs/tagSelector"}}}};
+const schema59 = {"type":"object","description":"Sign in with an OAuth 2.1 / OpenID provider: /mcp becomes a protected resource of issuer (RFC 9728).","additionalProperties":false,"required":["issuer","resource"],"properties":{"issuer":{"type":"string","minLength":1,"description":"The provider's issuer identifier, exactly as its metadata names it."},"resource":{"type":"string","minLength":1,"description":"This server's public MCP URL (https://skills.example.com/mcp): the audience tokens are minted for (RFC 8707)."},"audiences":{"type":"array","description":"Further aud values a token may carry instead of resource, for a provider that names the API otherwise (Entra ID: the application's client id).","items":{"type":"string","minLength":1}},"algorithms":{"type":"array","description":"JWS algorithms accepted on access tokens. Default: every listed one.","minItems":1,"items":{"enum":["RS256","RS384","RS512","PS256","PS384","PS512","ES256","ES384","ES512","EdDSA","Ed25519"]}},"clockSkew":{"$ref":"#/$defs/duration","description":"Leeway on exp and nbf (at most 5m).","default":"30s"},"scopes":{"type":"array","description":"OAuth scopes advertised in the resource metadata and required of every token.","items":{"type":"string","pattern":"^[\\x21\\x23-\\x5b\\x5d-\\x7e]+$"}},"introspection":{"type":"object","description":"Opaque (non-JWT) tokens are checked at the provider's introspection endpoint (RFC 7662).","additionalProperties":false,"required":["clientId","clientSecret"],"properties":{"endpoint":{"type":"string","minLength":1,"description":"Absent: introspection_endpoint from the provider's metadata."},"clientId":{"type":"string","minLength":1},"clientSecret":{"$ref":"#/$defs/secretRef","description":"Read from the environment."}}},"page":{"type":"object","description":"The page for people signs users in with this provider: the authorization code flow with PKCE, as this client of the provider.","additionalProperties":false,"required":["clientId"],"properties":{"clientId":{"type":"string","minLength":1,"description":"The page's client id at the provider."},"clientSecret":{"$ref":"#/$defs/secretRef","description":"The page's client secret, read from the environment. Absent: a public client (PKCE only)."},"redirect":{"type":"string","minLength":1,"description":"The callback URL registered at the provider. Default: /signin/oidc/callback at the origin of resource."}}},"rules":{"type":"array","description":"Claims to ceilings: every matching rule adds what it grants.","items":{"$ref":"#/$defs/claimRule"}},"default":{"$ref":"#/$defs/grant","description":"The ceiling of a signed-in user no rule grants anything. Absent: refused."}}};
+const pattern21 = new RegExp("^[\\x21\\x23-\\x5b\\x5d-\\x7e]+$", "u");
+const schema63 = {"type":"object","additionalProperties":false,"required":["claim"],"properties":{"claim":{"type":"string","minLength":1,"description":"A claim name, or a dotted path into nested claims (realm_access.roles)."},"includes":{"type":"string","minLength":1,"description":"The claim is this value, or a list holding it."},"equals":{"type":"string","minLength":1,"description":"The claim is exactly this value."},"scope":{"$ref":"#/$defs/grant","description":"What a matching user may see."},"admin":{"type":"boolean","description":"A matching user may call /reindex and read /health.","default":false}}};
+const schema64 = {"type":"object","description":"A ceiling granted to signed-in users: the keys of a scope, or libraries to grant several at once.","additionalProperties":false,"properties":{"library":{"$ref":"#/$defs/name"},"libraries":{"type":"array","description":"Each of these libraries, with the same categories and tags.","items":{"$ref":"#/$defs/name"}},"categories":{"type":"array","description":"Any of these categories.","items":{"type":"string","minLength":1}},"tags":{"type":"array","description":"Any of these items; each item is all of its comma-separated tags.","items":{"$ref":"#/$defs/tagSelector"}}}};
 
-function validate34(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate36(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate34.evaluated;
+const evaluated0 = validate36.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -1405,7 +1643,7 @@ evaluated0.items = undefined;
 if(data && typeof data == "object" && !Array.isArray(data)){
 for(const key0 in data){
 if(!((((key0 === "library") || (key0 === "libraries")) || (key0 === "categories")) || (key0 === "tags"))){
-const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema61,data};
+const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema64,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -1471,7 +1709,7 @@ errors++;
 }
 }
 else {
-const err5 = {instancePath:instancePath+"/libraries",schemaPath:"#/properties/libraries/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema61.properties.libraries.type,parentSchema:schema61.properties.libraries,data:data1};
+const err5 = {instancePath:instancePath+"/libraries",schemaPath:"#/properties/libraries/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema64.properties.libraries.type,parentSchema:schema64.properties.libraries,data:data1};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -1489,7 +1727,7 @@ for(let i1=0; i1<len1; i1++){
 let data4 = data3[i1];
 if(typeof data4 === "string"){
 if(func2(data4) < 1){
-const err6 = {instancePath:instancePath+"/categories/" + i1,schemaPath:"#/properties/categories/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema61.properties.categories.items,data:data4};
+const err6 = {instancePath:instancePath+"/categories/" + i1,schemaPath:"#/properties/categories/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema64.properties.categories.items,data:data4};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -1500,7 +1738,7 @@ errors++;
 }
 }
 else {
-const err7 = {instancePath:instancePath+"/categories/" + i1,schemaPath:"#/properties/categories/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema61.properties.categories.items.type,parentSchema:schema61.properties.categories.items,data:data4};
+const err7 = {instancePath:instancePath+"/categories/" + i1,schemaPath:"#/properties/categories/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema64.properties.categories.items.type,parentSchema:schema64.properties.categories.items,data:data4};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -1512,7 +1750,7 @@ errors++;
 }
 }
 else {
-const err8 = {instancePath:instancePath+"/categories",schemaPath:"#/properties/categories/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema61.properties.categories.type,parentSchema:schema61.properties.categories,data:data3};
+const err8 = {instancePath:instancePath+"/categories",schemaPath:"#/properties/categories/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema64.properties.categories.type,parentSchema:schema64.properties.categories,data:data3};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -1553,7 +1791,7 @@ errors++;
 }
 }
 else {
-const err11 = {instancePath:instancePath+"/tags",schemaPath:"#/properties/tags/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema61.properties.tags.type,parentSchema:schema61.properties.tags,data:data5};
+const err11 = {instancePath:instancePath+"/tags",schemaPath:"#/properties/tags/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema64.properties.tags.type,parentSchema:schema64.properties.tags,data:data5};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -1565,7 +1803,7 @@ errors++;
 }
 }
 else {
-const err12 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema61.type,parentSchema:schema61,data};
+const err12 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema64.type,parentSchema:schema64,data};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -1574,16 +1812,16 @@ vErrors.push(err12);
 }
 errors++;
 }
-validate34.errors = vErrors;
+validate36.errors = vErrors;
 return errors === 0;
 }
-validate34.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate36.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate33(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate35(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate33.evaluated;
+const evaluated0 = validate35.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -1592,7 +1830,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.claim === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "claim"},message:"must have required property '"+"claim"+"'",schema:schema60.required,parentSchema:schema60,data};
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "claim"},message:"must have required property '"+"claim"+"'",schema:schema63.required,parentSchema:schema63,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -1603,7 +1841,7 @@ errors++;
 }
 for(const key0 in data){
 if(!(((((key0 === "claim") || (key0 === "includes")) || (key0 === "equals")) || (key0 === "scope")) || (key0 === "admin"))){
-const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema60,data};
+const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema63,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -1617,7 +1855,7 @@ if(data.claim !== undefined){
 let data0 = data.claim;
 if(typeof data0 === "string"){
 if(func2(data0) < 1){
-const err2 = {instancePath:instancePath+"/claim",schemaPath:"#/properties/claim/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema60.properties.claim,data:data0};
+const err2 = {instancePath:instancePath+"/claim",schemaPath:"#/properties/claim/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema63.properties.claim,data:data0};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -1628,7 +1866,7 @@ errors++;
 }
 }
 else {
-const err3 = {instancePath:instancePath+"/claim",schemaPath:"#/properties/claim/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema60.properties.claim.type,parentSchema:schema60.properties.claim,data:data0};
+const err3 = {instancePath:instancePath+"/claim",schemaPath:"#/properties/claim/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema63.properties.claim.type,parentSchema:schema63.properties.claim,data:data0};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -1642,7 +1880,7 @@ if(data.includes !== undefined){
 let data1 = data.includes;
 if(typeof data1 === "string"){
 if(func2(data1) < 1){
-const err4 = {instancePath:instancePath+"/includes",schemaPath:"#/properties/includes/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema60.properties.includes,data:data1};
+const err4 = {instancePath:instancePath+"/includes",schemaPath:"#/properties/includes/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema63.properties.includes,data:data1};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -1653,7 +1891,7 @@ errors++;
 }
 }
 else {
-const err5 = {instancePath:instancePath+"/includes",schemaPath:"#/properties/includes/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema60.properties.includes.type,parentSchema:schema60.properties.includes,data:data1};
+const err5 = {instancePath:instancePath+"/includes",schemaPath:"#/properties/includes/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema63.properties.includes.type,parentSchema:schema63.properties.includes,data:data1};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -1667,7 +1905,7 @@ if(data.equals !== undefined){
 let data2 = data.equals;
 if(typeof data2 === "string"){
 if(func2(data2) < 1){
-const err6 = {instancePath:instancePath+"/equals",schemaPath:"#/properties/equals/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema60.properties.equals,data:data2};
+const err6 = {instancePath:instancePath+"/equals",schemaPath:"#/properties/equals/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema63.properties.equals,data:data2};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -1678,7 +1916,7 @@ errors++;
 }
 }
 else {
-const err7 = {instancePath:instancePath+"/equals",schemaPath:"#/properties/equals/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema60.properties.equals.type,parentSchema:schema60.properties.equals,data:data2};
+const err7 = {instancePath:instancePath+"/equals",schemaPath:"#/properties/equals/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema63.properties.equals.type,parentSchema:schema63.properties.equals,data:data2};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -1689,15 +1927,15 @@ errors++;
 }
 }
 if(data.scope !== undefined){
-if(!(validate34(data.scope, {instancePath:instancePath+"/scope",parentData:data,parentDataProperty:"scope",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate34.errors : vErrors.concat(validate34.errors);
+if(!(validate36(data.scope, {instancePath:instancePath+"/scope",parentData:data,parentDataProperty:"scope",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate36.errors : vErrors.concat(validate36.errors);
 errors = vErrors.length;
 }
 }
 if(data.admin !== undefined){
 let data4 = data.admin;
 if(typeof data4 !== "boolean"){
-const err8 = {instancePath:instancePath+"/admin",schemaPath:"#/properties/admin/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema60.properties.admin.type,parentSchema:schema60.properties.admin,data:data4};
+const err8 = {instancePath:instancePath+"/admin",schemaPath:"#/properties/admin/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema63.properties.admin.type,parentSchema:schema63.properties.admin,data:data4};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -1709,7 +1947,7 @@ errors++;
 }
 }
 else {
-const err9 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema60.type,parentSchema:schema60,data};
+const err9 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema63.type,parentSchema:schema63,data};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -1718,16 +1956,16 @@ vErrors.push(err9);
 }
 errors++;
 }
-validate33.errors = vErrors;
+validate35.errors = vErrors;
 return errors === 0;
 }
-validate33.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate35.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate32(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate34(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate32.evaluated;
+const evaluated0 = validate34.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -1736,7 +1974,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.issuer === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "issuer"},message:"must have required property '"+"issuer"+"'",schema:schema56.required,parentSchema:schema56,data};
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "issuer"},message:"must have required property '"+"issuer"+"'",schema:schema59.required,parentSchema:schema59,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -1746,7 +1984,7 @@ vErrors.push(err0);
 errors++;
 }
 if(data.resource === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "resource"},message:"must have required property '"+"resource"+"'",schema:schema56.required,parentSchema:schema56,data};
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "resource"},message:"must have required property '"+"resource"+"'",schema:schema59.required,parentSchema:schema59,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -1756,8 +1994,8 @@ vErrors.push(err1);
 errors++;
 }
 for(const key0 in data){
-if(!(func1.call(schema56.properties, key0))){
-const err2 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema56,data};
+if(!(func1.call(schema59.properties, key0))){
+const err2 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema59,data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -1771,7 +2009,7 @@ if(data.issuer !== undefined){
 let data0 = data.issuer;
 if(typeof data0 === "string"){
 if(func2(data0) < 1){
-const err3 = {instancePath:instancePath+"/issuer",schemaPath:"#/properties/issuer/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema56.properties.issuer,data:data0};
+const err3 = {instancePath:instancePath+"/issuer",schemaPath:"#/properties/issuer/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema59.properties.issuer,data:data0};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -1782,7 +2020,7 @@ errors++;
 }
 }
 else {
-const err4 = {instancePath:instancePath+"/issuer",schemaPath:"#/properties/issuer/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema56.properties.issuer.type,parentSchema:schema56.properties.issuer,data:data0};
+const err4 = {instancePath:instancePath+"/issuer",schemaPath:"#/properties/issuer/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema59.properties.issuer.type,parentSchema:schema59.properties.issuer,data:data0};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -1796,7 +2034,7 @@ if(data.resource !== undefined){
 let data1 = data.resource;
 if(typeof data1 === "string"){
 if(func2(data1) < 1){
-const err5 = {instancePath:instancePath+"/resource",schemaPath:"#/properties/resource/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema56.properties.resource,data:data1};
+const err5 = {instancePath:instancePath+"/resource",schemaPath:"#/properties/resource/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema59.properties.resource,data:data1};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -1807,7 +2045,7 @@ errors++;
 }
 }
 else {
-const err6 = {instancePath:instancePath+"/resource",schemaPath:"#/properties/resource/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema56.properties.resource.type,parentSchema:schema56.properties.resource,data:data1};
+const err6 = {instancePath:instancePath+"/resource",schemaPath:"#/properties/resource/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema59.properties.resource.type,parentSchema:schema59.properties.resource,data:data1};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -1825,7 +2063,7 @@ for(let i0=0; i0<len0; i0++){
 let data3 = data2[i0];
 if(typeof data3 === "string"){
 if(func2(data3) < 1){
-const err7 = {instancePath:instancePath+"/audiences/" + i0,schemaPath:"#/properties/audiences/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema56.properties.audiences.items,data:data3};
+const err7 = {instancePath:instancePath+"/audiences/" + i0,schemaPath:"#/properties/audiences/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema59.properties.audiences.items,data:data3};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -1836,7 +2074,7 @@ errors++;
 }
 }
 else {
-const err8 = {instancePath:instancePath+"/audiences/" + i0,schemaPath:"#/properties/audiences/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema56.properties.audiences.items.type,parentSchema:schema56.properties.audiences.items,data:data3};
+const err8 = {instancePath:instancePath+"/audiences/" + i0,schemaPath:"#/properties/audiences/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema59.properties.audiences.items.type,parentSchema:schema59.properties.audiences.items,data:data3};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -1848,7 +2086,7 @@ errors++;
 }
 }
 else {
-const err9 = {instancePath:instancePath+"/audiences",schemaPath:"#/properties/audiences/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema56.properties.audiences.type,parentSchema:schema56.properties.audiences,data:data2};
+const err9 = {instancePath:instancePath+"/audiences",schemaPath:"#/properties/audiences/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema59.properties.audiences.type,parentSchema:schema59.properties.audiences,data:data2};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -1862,7 +2100,7 @@ if(data.algorithms !== undefined){
 let data4 = data.algorithms;
 if(Array.isArray(data4)){
 if(data4.length < 1){
-const err10 = {instancePath:instancePath+"/algorithms",schemaPath:"#/properties/algorithms/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items",schema:1,parentSchema:schema56.properties.algorithms,data:data4};
+const err10 = {instancePath:instancePath+"/algorithms",schemaPath:"#/properties/algorithms/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items",schema:1,parentSchema:schema59.properties.algorithms,data:data4};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -1875,7 +2113,7 @@ const len1 = data4.length;
 for(let i1=0; i1<len1; i1++){
 let data5 = data4[i1];
 if(!(((((((((((data5 === "RS256") || (data5 === "RS384")) || (data5 === "RS512")) || (data5 === "PS256")) || (data5 === "PS384")) || (data5 === "PS512")) || (data5 === "ES256")) || (data5 === "ES384")) || (data5 === "ES512")) || (data5 === "EdDSA")) || (data5 === "Ed25519"))){
-const err11 = {instancePath:instancePath+"/algorithms/" + i1,schemaPath:"#/properties/algorithms/items/enum",keyword:"enum",params:{allowedValues: schema56.properties.algorithms.items.enum},message:"must be equal to one of the allowed values",schema:schema56.properties.algorithms.items.enum,parentSchema:schema56.properties.algorithms.items,data:data5};
+const err11 = {instancePath:instancePath+"/algorithms/" + i1,schemaPath:"#/properties/algorithms/items/enum",keyword:"enum",params:{allowedValues: schema59.properties.algorithms.items.enum},message:"must be equal to one of the allowed values",schema:schema59.properties.algorithms.items.enum,parentSchema:schema59.properties.algorithms.items,data:data5};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -1887,7 +2125,7 @@ errors++;
 }
 }
 else {
-const err12 = {instancePath:instancePath+"/algorithms",schemaPath:"#/properties/algorithms/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema56.properties.algorithms.type,parentSchema:schema56.properties.algorithms,data:data4};
+const err12 = {instancePath:instancePath+"/algorithms",schemaPath:"#/properties/algorithms/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema59.properties.algorithms.type,parentSchema:schema59.properties.algorithms,data:data4};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -1941,8 +2179,8 @@ const len2 = data7.length;
 for(let i2=0; i2<len2; i2++){
 let data8 = data7[i2];
 if(typeof data8 === "string"){
-if(!pattern19.test(data8)){
-const err16 = {instancePath:instancePath+"/scopes/" + i2,schemaPath:"#/properties/scopes/items/pattern",keyword:"pattern",params:{pattern: "^[\\x21\\x23-\\x5b\\x5d-\\x7e]+$"},message:"must match pattern \""+"^[\\x21\\x23-\\x5b\\x5d-\\x7e]+$"+"\"",schema:"^[\\x21\\x23-\\x5b\\x5d-\\x7e]+$",parentSchema:schema56.properties.scopes.items,data:data8};
+if(!pattern21.test(data8)){
+const err16 = {instancePath:instancePath+"/scopes/" + i2,schemaPath:"#/properties/scopes/items/pattern",keyword:"pattern",params:{pattern: "^[\\x21\\x23-\\x5b\\x5d-\\x7e]+$"},message:"must match pattern \""+"^[\\x21\\x23-\\x5b\\x5d-\\x7e]+$"+"\"",schema:"^[\\x21\\x23-\\x5b\\x5d-\\x7e]+$",parentSchema:schema59.properties.scopes.items,data:data8};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -1953,7 +2191,7 @@ errors++;
 }
 }
 else {
-const err17 = {instancePath:instancePath+"/scopes/" + i2,schemaPath:"#/properties/scopes/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema56.properties.scopes.items.type,parentSchema:schema56.properties.scopes.items,data:data8};
+const err17 = {instancePath:instancePath+"/scopes/" + i2,schemaPath:"#/properties/scopes/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema59.properties.scopes.items.type,parentSchema:schema59.properties.scopes.items,data:data8};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -1965,7 +2203,7 @@ errors++;
 }
 }
 else {
-const err18 = {instancePath:instancePath+"/scopes",schemaPath:"#/properties/scopes/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema56.properties.scopes.type,parentSchema:schema56.properties.scopes,data:data7};
+const err18 = {instancePath:instancePath+"/scopes",schemaPath:"#/properties/scopes/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema59.properties.scopes.type,parentSchema:schema59.properties.scopes,data:data7};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -1979,7 +2217,7 @@ if(data.introspection !== undefined){
 let data9 = data.introspection;
 if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
 if(data9.clientId === undefined){
-const err19 = {instancePath:instancePath+"/introspection",schemaPath:"#/properties/introspection/required",keyword:"required",params:{missingProperty: "clientId"},message:"must have required property '"+"clientId"+"'",schema:schema56.properties.introspection.required,parentSchema:schema56.properties.introspection,data:data9};
+const err19 = {instancePath:instancePath+"/introspection",schemaPath:"#/properties/introspection/required",keyword:"required",params:{missingProperty: "clientId"},message:"must have required property '"+"clientId"+"'",schema:schema59.properties.introspection.required,parentSchema:schema59.properties.introspection,data:data9};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -1989,7 +2227,7 @@ vErrors.push(err19);
 errors++;
 }
 if(data9.clientSecret === undefined){
-const err20 = {instancePath:instancePath+"/introspection",schemaPath:"#/properties/introspection/required",keyword:"required",params:{missingProperty: "clientSecret"},message:"must have required property '"+"clientSecret"+"'",schema:schema56.properties.introspection.required,parentSchema:schema56.properties.introspection,data:data9};
+const err20 = {instancePath:instancePath+"/introspection",schemaPath:"#/properties/introspection/required",keyword:"required",params:{missingProperty: "clientSecret"},message:"must have required property '"+"clientSecret"+"'",schema:schema59.properties.introspection.required,parentSchema:schema59.properties.introspection,data:data9};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -2000,7 +2238,7 @@ errors++;
 }
 for(const key1 in data9){
 if(!(((key1 === "endpoint") || (key1 === "clientId")) || (key1 === "clientSecret"))){
-const err21 = {instancePath:instancePath+"/introspection",schemaPath:"#/properties/introspection/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties",schema:false,parentSchema:schema56.properties.introspection,data:data9};
+const err21 = {instancePath:instancePath+"/introspection",schemaPath:"#/properties/introspection/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties",schema:false,parentSchema:schema59.properties.introspection,data:data9};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -2014,7 +2252,7 @@ if(data9.endpoint !== undefined){
 let data10 = data9.endpoint;
 if(typeof data10 === "string"){
 if(func2(data10) < 1){
-const err22 = {instancePath:instancePath+"/introspection/endpoint",schemaPath:"#/properties/introspection/properties/endpoint/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema56.properties.introspection.properties.endpoint,data:data10};
+const err22 = {instancePath:instancePath+"/introspection/endpoint",schemaPath:"#/properties/introspection/properties/endpoint/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema59.properties.introspection.properties.endpoint,data:data10};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -2025,7 +2263,7 @@ errors++;
 }
 }
 else {
-const err23 = {instancePath:instancePath+"/introspection/endpoint",schemaPath:"#/properties/introspection/properties/endpoint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema56.properties.introspection.properties.endpoint.type,parentSchema:schema56.properties.introspection.properties.endpoint,data:data10};
+const err23 = {instancePath:instancePath+"/introspection/endpoint",schemaPath:"#/properties/introspection/properties/endpoint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema59.properties.introspection.properties.endpoint.type,parentSchema:schema59.properties.introspection.properties.endpoint,data:data10};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -2039,7 +2277,7 @@ if(data9.clientId !== undefined){
 let data11 = data9.clientId;
 if(typeof data11 === "string"){
 if(func2(data11) < 1){
-const err24 = {instancePath:instancePath+"/introspection/clientId",schemaPath:"#/properties/introspection/properties/clientId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema56.properties.introspection.properties.clientId,data:data11};
+const err24 = {instancePath:instancePath+"/introspection/clientId",schemaPath:"#/properties/introspection/properties/clientId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema59.properties.introspection.properties.clientId,data:data11};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -2050,7 +2288,7 @@ errors++;
 }
 }
 else {
-const err25 = {instancePath:instancePath+"/introspection/clientId",schemaPath:"#/properties/introspection/properties/clientId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema56.properties.introspection.properties.clientId.type,parentSchema:schema56.properties.introspection.properties.clientId,data:data11};
+const err25 = {instancePath:instancePath+"/introspection/clientId",schemaPath:"#/properties/introspection/properties/clientId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema59.properties.introspection.properties.clientId.type,parentSchema:schema59.properties.introspection.properties.clientId,data:data11};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -2124,7 +2362,7 @@ errors++;
 }
 }
 else {
-const err31 = {instancePath:instancePath+"/introspection",schemaPath:"#/properties/introspection/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema56.properties.introspection.type,parentSchema:schema56.properties.introspection,data:data9};
+const err31 = {instancePath:instancePath+"/introspection",schemaPath:"#/properties/introspection/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema59.properties.introspection.type,parentSchema:schema59.properties.introspection,data:data9};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -2138,7 +2376,7 @@ if(data.page !== undefined){
 let data14 = data.page;
 if(data14 && typeof data14 == "object" && !Array.isArray(data14)){
 if(data14.clientId === undefined){
-const err32 = {instancePath:instancePath+"/page",schemaPath:"#/properties/page/required",keyword:"required",params:{missingProperty: "clientId"},message:"must have required property '"+"clientId"+"'",schema:schema56.properties.page.required,parentSchema:schema56.properties.page,data:data14};
+const err32 = {instancePath:instancePath+"/page",schemaPath:"#/properties/page/required",keyword:"required",params:{missingProperty: "clientId"},message:"must have required property '"+"clientId"+"'",schema:schema59.properties.page.required,parentSchema:schema59.properties.page,data:data14};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -2149,7 +2387,7 @@ errors++;
 }
 for(const key3 in data14){
 if(!(((key3 === "clientId") || (key3 === "clientSecret")) || (key3 === "redirect"))){
-const err33 = {instancePath:instancePath+"/page",schemaPath:"#/properties/page/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties",schema:false,parentSchema:schema56.properties.page,data:data14};
+const err33 = {instancePath:instancePath+"/page",schemaPath:"#/properties/page/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties",schema:false,parentSchema:schema59.properties.page,data:data14};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -2163,7 +2401,7 @@ if(data14.clientId !== undefined){
 let data15 = data14.clientId;
 if(typeof data15 === "string"){
 if(func2(data15) < 1){
-const err34 = {instancePath:instancePath+"/page/clientId",schemaPath:"#/properties/page/properties/clientId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema56.properties.page.properties.clientId,data:data15};
+const err34 = {instancePath:instancePath+"/page/clientId",schemaPath:"#/properties/page/properties/clientId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema59.properties.page.properties.clientId,data:data15};
 if(vErrors === null){
 vErrors = [err34];
 }
@@ -2174,7 +2412,7 @@ errors++;
 }
 }
 else {
-const err35 = {instancePath:instancePath+"/page/clientId",schemaPath:"#/properties/page/properties/clientId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema56.properties.page.properties.clientId.type,parentSchema:schema56.properties.page.properties.clientId,data:data15};
+const err35 = {instancePath:instancePath+"/page/clientId",schemaPath:"#/properties/page/properties/clientId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema59.properties.page.properties.clientId.type,parentSchema:schema59.properties.page.properties.clientId,data:data15};
 if(vErrors === null){
 vErrors = [err35];
 }
@@ -2250,7 +2488,7 @@ if(data14.redirect !== undefined){
 let data18 = data14.redirect;
 if(typeof data18 === "string"){
 if(func2(data18) < 1){
-const err41 = {instancePath:instancePath+"/page/redirect",schemaPath:"#/properties/page/properties/redirect/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema56.properties.page.properties.redirect,data:data18};
+const err41 = {instancePath:instancePath+"/page/redirect",schemaPath:"#/properties/page/properties/redirect/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema59.properties.page.properties.redirect,data:data18};
 if(vErrors === null){
 vErrors = [err41];
 }
@@ -2261,7 +2499,7 @@ errors++;
 }
 }
 else {
-const err42 = {instancePath:instancePath+"/page/redirect",schemaPath:"#/properties/page/properties/redirect/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema56.properties.page.properties.redirect.type,parentSchema:schema56.properties.page.properties.redirect,data:data18};
+const err42 = {instancePath:instancePath+"/page/redirect",schemaPath:"#/properties/page/properties/redirect/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema59.properties.page.properties.redirect.type,parentSchema:schema59.properties.page.properties.redirect,data:data18};
 if(vErrors === null){
 vErrors = [err42];
 }
@@ -2273,7 +2511,7 @@ errors++;
 }
 }
 else {
-const err43 = {instancePath:instancePath+"/page",schemaPath:"#/properties/page/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema56.properties.page.type,parentSchema:schema56.properties.page,data:data14};
+const err43 = {instancePath:instancePath+"/page",schemaPath:"#/properties/page/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema59.properties.page.type,parentSchema:schema59.properties.page,data:data14};
 if(vErrors === null){
 vErrors = [err43];
 }
@@ -2288,14 +2526,14 @@ let data19 = data.rules;
 if(Array.isArray(data19)){
 const len3 = data19.length;
 for(let i3=0; i3<len3; i3++){
-if(!(validate33(data19[i3], {instancePath:instancePath+"/rules/" + i3,parentData:data19,parentDataProperty:i3,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate33.errors : vErrors.concat(validate33.errors);
+if(!(validate35(data19[i3], {instancePath:instancePath+"/rules/" + i3,parentData:data19,parentDataProperty:i3,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate35.errors : vErrors.concat(validate35.errors);
 errors = vErrors.length;
 }
 }
 }
 else {
-const err44 = {instancePath:instancePath+"/rules",schemaPath:"#/properties/rules/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema56.properties.rules.type,parentSchema:schema56.properties.rules,data:data19};
+const err44 = {instancePath:instancePath+"/rules",schemaPath:"#/properties/rules/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema59.properties.rules.type,parentSchema:schema59.properties.rules,data:data19};
 if(vErrors === null){
 vErrors = [err44];
 }
@@ -2306,14 +2544,14 @@ errors++;
 }
 }
 if(data.default !== undefined){
-if(!(validate34(data.default, {instancePath:instancePath+"/default",parentData:data,parentDataProperty:"default",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate34.errors : vErrors.concat(validate34.errors);
+if(!(validate36(data.default, {instancePath:instancePath+"/default",parentData:data,parentDataProperty:"default",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate36.errors : vErrors.concat(validate36.errors);
 errors = vErrors.length;
 }
 }
 }
 else {
-const err45 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema56.type,parentSchema:schema56,data};
+const err45 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema59.type,parentSchema:schema59,data};
 if(vErrors === null){
 vErrors = [err45];
 }
@@ -2322,14 +2560,433 @@ vErrors.push(err45);
 }
 errors++;
 }
-validate32.errors = vErrors;
+validate34.errors = vErrors;
 return errors === 0;
 }
-validate32.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate34.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-const pattern30 = new RegExp("^skill://", "u");
-const pattern31 = new RegExp("^sha256:[0-9a-f]{64}$", "u");
-const pattern33 = new RegExp("^[0-9]+(\\.[0-9]+)? ?(B|kB|KB|KiB|MB|MiB|GB|GiB)?$", "u");
+const schema73 = {"type":"object","description":"What the supply-chain checks' findings do: severities that quarantine a skill (not served anywhere, named on /health), the rest warn; findings released by rule and file. The default policy of every library.","additionalProperties":false,"properties":{"quarantine":{"$ref":"#/$defs/guardSeverities","default":["critical"]},"allow":{"$ref":"#/$defs/guardAllow"},"scanner":{"$ref":"#/$defs/guardScanner"}}};
+const schema76 = {"type":"object","description":"An external scanner run on each new or changed skill folder (the folder's path is its last argument); it prints SARIF 2.1.0 on stdout, and its results join the built-in findings as scanner:<ruleId> under the same policy.","additionalProperties":false,"required":["command"],"properties":{"command":{"type":"array","description":"The program and its arguments, run without a shell; a program path with a '/' is taken from the config file's directory.","minItems":1,"items":{"type":"string","minLength":1}},"timeout":{"$ref":"#/$defs/duration","description":"How long one scan may run before it is killed.","default":"30s"},"concurrency":{"type":"integer","minimum":1,"maximum":64,"description":"Scans run at once.","default":2},"onFailure":{"enum":["quarantine","warn"],"description":"What a failed scan (an error, a timeout, output that is not SARIF 2.1.0) does to its skill: its scanner-failed finding quarantines it, or warns.","default":"quarantine"}}};
+
+function validate42(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate42.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.command === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "command"},message:"must have required property '"+"command"+"'",schema:schema76.required,parentSchema:schema76,data};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+for(const key0 in data){
+if(!((((key0 === "command") || (key0 === "timeout")) || (key0 === "concurrency")) || (key0 === "onFailure"))){
+const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema76,data};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+if(data.command !== undefined){
+let data0 = data.command;
+if(Array.isArray(data0)){
+if(data0.length < 1){
+const err2 = {instancePath:instancePath+"/command",schemaPath:"#/properties/command/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items",schema:1,parentSchema:schema76.properties.command,data:data0};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+const len0 = data0.length;
+for(let i0=0; i0<len0; i0++){
+let data1 = data0[i0];
+if(typeof data1 === "string"){
+if(func2(data1) < 1){
+const err3 = {instancePath:instancePath+"/command/" + i0,schemaPath:"#/properties/command/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema76.properties.command.items,data:data1};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+else {
+const err4 = {instancePath:instancePath+"/command/" + i0,schemaPath:"#/properties/command/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema76.properties.command.items.type,parentSchema:schema76.properties.command.items,data:data1};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+}
+else {
+const err5 = {instancePath:instancePath+"/command",schemaPath:"#/properties/command/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema76.properties.command.type,parentSchema:schema76.properties.command,data:data0};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+if(data.timeout !== undefined){
+let data2 = data.timeout;
+if((typeof data2 !== "string") && (!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2))))){
+const err6 = {instancePath:instancePath+"/timeout",schemaPath:"#/$defs/duration/type",keyword:"type",params:{type: schema34.type},message:"must be string,integer",schema:schema34.type,parentSchema:schema34,data:data2};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+if((typeof data2 == "number") && (isFinite(data2))){
+if(data2 < 0 || isNaN(data2)){
+const err7 = {instancePath:instancePath+"/timeout",schemaPath:"#/$defs/duration/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema34,data:data2};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+if(typeof data2 === "string"){
+if(!pattern5.test(data2)){
+const err8 = {instancePath:instancePath+"/timeout",schemaPath:"#/$defs/duration/pattern",keyword:"pattern",params:{pattern: "^[0-9]+(\\.[0-9]+)?(ms|s|m|h|d)$"},message:"must match pattern \""+"^[0-9]+(\\.[0-9]+)?(ms|s|m|h|d)$"+"\"",schema:"^[0-9]+(\\.[0-9]+)?(ms|s|m|h|d)$",parentSchema:schema34,data:data2};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+}
+if(data.concurrency !== undefined){
+let data3 = data.concurrency;
+if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))){
+const err9 = {instancePath:instancePath+"/concurrency",schemaPath:"#/properties/concurrency/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema76.properties.concurrency.type,parentSchema:schema76.properties.concurrency,data:data3};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+if((typeof data3 == "number") && (isFinite(data3))){
+if(data3 > 64 || isNaN(data3)){
+const err10 = {instancePath:instancePath+"/concurrency",schemaPath:"#/properties/concurrency/maximum",keyword:"maximum",params:{comparison: "<=", limit: 64},message:"must be <= 64",schema:64,parentSchema:schema76.properties.concurrency,data:data3};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+if(data3 < 1 || isNaN(data3)){
+const err11 = {instancePath:instancePath+"/concurrency",schemaPath:"#/properties/concurrency/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema76.properties.concurrency,data:data3};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+}
+if(data.onFailure !== undefined){
+let data4 = data.onFailure;
+if(!((data4 === "quarantine") || (data4 === "warn"))){
+const err12 = {instancePath:instancePath+"/onFailure",schemaPath:"#/properties/onFailure/enum",keyword:"enum",params:{allowedValues: schema76.properties.onFailure.enum},message:"must be equal to one of the allowed values",schema:schema76.properties.onFailure.enum,parentSchema:schema76.properties.onFailure,data:data4};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+}
+else {
+const err13 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema76.type,parentSchema:schema76,data};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+validate42.errors = vErrors;
+return errors === 0;
+}
+validate42.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+
+function validate41(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate41.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+for(const key0 in data){
+if(!(((key0 === "quarantine") || (key0 === "allow")) || (key0 === "scanner"))){
+const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema73,data};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+if(data.quarantine !== undefined){
+let data0 = data.quarantine;
+if(Array.isArray(data0)){
+const len0 = data0.length;
+for(let i0=0; i0<len0; i0++){
+let data1 = data0[i0];
+if(!((((data1 === "critical") || (data1 === "high")) || (data1 === "medium")) || (data1 === "low"))){
+const err1 = {instancePath:instancePath+"/quarantine/" + i0,schemaPath:"#/$defs/guardSeverities/items/enum",keyword:"enum",params:{allowedValues: schema51.items.enum},message:"must be equal to one of the allowed values",schema:schema51.items.enum,parentSchema:schema51.items,data:data1};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+let i1 = data0.length;
+let j0;
+if(i1 > 1){
+outer0:
+for(;i1--;){
+for(j0 = i1; j0--;){
+if(func0(data0[i1], data0[j0])){
+const err2 = {instancePath:instancePath+"/quarantine",schemaPath:"#/$defs/guardSeverities/uniqueItems",keyword:"uniqueItems",params:{i: i1, j: j0},message:"must NOT have duplicate items (items ## "+j0+" and "+i1+" are identical)",schema:true,parentSchema:schema51,data:data0};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+break outer0;
+}
+}
+}
+}
+}
+else {
+const err3 = {instancePath:instancePath+"/quarantine",schemaPath:"#/$defs/guardSeverities/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema51.type,parentSchema:schema51,data:data0};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+if(data.allow !== undefined){
+let data2 = data.allow;
+if(Array.isArray(data2)){
+const len1 = data2.length;
+for(let i2=0; i2<len1; i2++){
+let data3 = data2[i2];
+if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
+if(data3.rule === undefined){
+const err4 = {instancePath:instancePath+"/allow/" + i2,schemaPath:"#/$defs/guardAllow/items/required",keyword:"required",params:{missingProperty: "rule"},message:"must have required property '"+"rule"+"'",schema:schema52.items.required,parentSchema:schema52.items,data:data3};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+if(data3.file === undefined){
+const err5 = {instancePath:instancePath+"/allow/" + i2,schemaPath:"#/$defs/guardAllow/items/required",keyword:"required",params:{missingProperty: "file"},message:"must have required property '"+"file"+"'",schema:schema52.items.required,parentSchema:schema52.items,data:data3};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+for(const key1 in data3){
+if(!(((key1 === "rule") || (key1 === "file")) || (key1 === "digest"))){
+const err6 = {instancePath:instancePath+"/allow/" + i2,schemaPath:"#/$defs/guardAllow/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties",schema:false,parentSchema:schema52.items,data:data3};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+if(data3.rule !== undefined){
+let data4 = data3.rule;
+if(typeof data4 === "string"){
+if(func2(data4) < 1){
+const err7 = {instancePath:instancePath+"/allow/" + i2+"/rule",schemaPath:"#/$defs/guardAllow/items/properties/rule/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema52.items.properties.rule,data:data4};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+else {
+const err8 = {instancePath:instancePath+"/allow/" + i2+"/rule",schemaPath:"#/$defs/guardAllow/items/properties/rule/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema52.items.properties.rule.type,parentSchema:schema52.items.properties.rule,data:data4};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+if(data3.file !== undefined){
+let data5 = data3.file;
+if(typeof data5 === "string"){
+if(!pattern14.test(data5)){
+const err9 = {instancePath:instancePath+"/allow/" + i2+"/file",schemaPath:"#/$defs/guardAllow/items/properties/file/pattern",keyword:"pattern",params:{pattern: "^skill://"},message:"must match pattern \""+"^skill://"+"\"",schema:"^skill://",parentSchema:schema52.items.properties.file,data:data5};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+else {
+const err10 = {instancePath:instancePath+"/allow/" + i2+"/file",schemaPath:"#/$defs/guardAllow/items/properties/file/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema52.items.properties.file.type,parentSchema:schema52.items.properties.file,data:data5};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+if(data3.digest !== undefined){
+let data6 = data3.digest;
+if(typeof data6 === "string"){
+if(!pattern15.test(data6)){
+const err11 = {instancePath:instancePath+"/allow/" + i2+"/digest",schemaPath:"#/$defs/guardAllow/items/properties/digest/pattern",keyword:"pattern",params:{pattern: "^sha256:[0-9a-f]{64}$"},message:"must match pattern \""+"^sha256:[0-9a-f]{64}$"+"\"",schema:"^sha256:[0-9a-f]{64}$",parentSchema:schema52.items.properties.digest,data:data6};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+else {
+const err12 = {instancePath:instancePath+"/allow/" + i2+"/digest",schemaPath:"#/$defs/guardAllow/items/properties/digest/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema52.items.properties.digest.type,parentSchema:schema52.items.properties.digest,data:data6};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+}
+else {
+const err13 = {instancePath:instancePath+"/allow/" + i2,schemaPath:"#/$defs/guardAllow/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema52.items.type,parentSchema:schema52.items,data:data3};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+}
+}
+else {
+const err14 = {instancePath:instancePath+"/allow",schemaPath:"#/$defs/guardAllow/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema52.type,parentSchema:schema52,data:data2};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+}
+if(data.scanner !== undefined){
+if(!(validate42(data.scanner, {instancePath:instancePath+"/scanner",parentData:data,parentDataProperty:"scanner",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate42.errors : vErrors.concat(validate42.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err15 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema73.type,parentSchema:schema73,data};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+validate41.errors = vErrors;
+return errors === 0;
+}
+validate41.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+const pattern36 = new RegExp("^[0-9]+(\\.[0-9]+)? ?(B|kB|KB|KiB|MB|MiB|GB|GiB)?$", "u");
 
 function validate20(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -2445,8 +3102,8 @@ let data6 = data.clients;
 if(Array.isArray(data6)){
 const len3 = data6.length;
 for(let i3=0; i3<len3; i3++){
-if(!(validate27(data6[i3], {instancePath:instancePath+"/clients/" + i3,parentData:data6,parentDataProperty:i3,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate27.errors : vErrors.concat(validate27.errors);
+if(!(validate29(data6[i3], {instancePath:instancePath+"/clients/" + i3,parentData:data6,parentDataProperty:i3,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate29.errors : vErrors.concat(validate29.errors);
 errors = vErrors.length;
 }
 }
@@ -2498,16 +3155,16 @@ errors++;
 }
 }
 if(data8.scope !== undefined){
-if(!(validate28(data8.scope, {instancePath:instancePath+"/anonymous/scope",parentData:data8,parentDataProperty:"scope",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate28.errors : vErrors.concat(validate28.errors);
+if(!(validate30(data8.scope, {instancePath:instancePath+"/anonymous/scope",parentData:data8,parentDataProperty:"scope",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate30.errors : vErrors.concat(validate30.errors);
 errors = vErrors.length;
 }
 }
 }
 }
 if(data.oauth !== undefined){
-if(!(validate32(data.oauth, {instancePath:instancePath+"/oauth",parentData:data,parentDataProperty:"oauth",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate32.errors : vErrors.concat(validate32.errors);
+if(!(validate34(data.oauth, {instancePath:instancePath+"/oauth",parentData:data,parentDataProperty:"oauth",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate34.errors : vErrors.concat(validate34.errors);
 errors = vErrors.length;
 }
 }
@@ -2912,11 +3569,15 @@ errors++;
 }
 }
 if(data.guard !== undefined){
-let data24 = data.guard;
-if(data24 && typeof data24 == "object" && !Array.isArray(data24)){
-for(const key6 in data24){
-if(!((key6 === "quarantine") || (key6 === "allow"))){
-const err42 = {instancePath:instancePath+"/guard",schemaPath:"#/properties/guard/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key6},message:"must NOT have additional properties",schema:false,parentSchema:schema31.properties.guard,data:data24};
+if(!(validate41(data.guard, {instancePath:instancePath+"/guard",parentData:data,parentDataProperty:"guard",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate41.errors : vErrors.concat(validate41.errors);
+errors = vErrors.length;
+}
+}
+if(data.ttl !== undefined){
+let data25 = data.ttl;
+if((typeof data25 !== "string") && (!(((typeof data25 == "number") && (!(data25 % 1) && !isNaN(data25))) && (isFinite(data25))))){
+const err42 = {instancePath:instancePath+"/ttl",schemaPath:"#/$defs/duration/type",keyword:"type",params:{type: schema34.type},message:"must be string,integer",schema:schema34.type,parentSchema:schema34,data:data25};
 if(vErrors === null){
 vErrors = [err42];
 }
@@ -2925,15 +3586,9 @@ vErrors.push(err42);
 }
 errors++;
 }
-}
-if(data24.quarantine !== undefined){
-let data25 = data24.quarantine;
-if(Array.isArray(data25)){
-const len5 = data25.length;
-for(let i5=0; i5<len5; i5++){
-let data26 = data25[i5];
-if(!((((data26 === "critical") || (data26 === "high")) || (data26 === "medium")) || (data26 === "low"))){
-const err43 = {instancePath:instancePath+"/guard/quarantine/" + i5,schemaPath:"#/properties/guard/properties/quarantine/items/enum",keyword:"enum",params:{allowedValues: schema31.properties.guard.properties.quarantine.items.enum},message:"must be equal to one of the allowed values",schema:schema31.properties.guard.properties.quarantine.items.enum,parentSchema:schema31.properties.guard.properties.quarantine.items,data:data26};
+if((typeof data25 == "number") && (isFinite(data25))){
+if(data25 < 0 || isNaN(data25)){
+const err43 = {instancePath:instancePath+"/ttl",schemaPath:"#/$defs/duration/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema34,data:data25};
 if(vErrors === null){
 vErrors = [err43];
 }
@@ -2943,14 +3598,9 @@ vErrors.push(err43);
 errors++;
 }
 }
-let i6 = data25.length;
-let j0;
-if(i6 > 1){
-outer0:
-for(;i6--;){
-for(j0 = i6; j0--;){
-if(func0(data25[i6], data25[j0])){
-const err44 = {instancePath:instancePath+"/guard/quarantine",schemaPath:"#/properties/guard/properties/quarantine/uniqueItems",keyword:"uniqueItems",params:{i: i6, j: j0},message:"must NOT have duplicate items (items ## "+j0+" and "+i6+" are identical)",schema:true,parentSchema:schema31.properties.guard.properties.quarantine,data:data25};
+if(typeof data25 === "string"){
+if(!pattern5.test(data25)){
+const err44 = {instancePath:instancePath+"/ttl",schemaPath:"#/$defs/duration/pattern",keyword:"pattern",params:{pattern: "^[0-9]+(\\.[0-9]+)?(ms|s|m|h|d)$"},message:"must match pattern \""+"^[0-9]+(\\.[0-9]+)?(ms|s|m|h|d)$"+"\"",schema:"^[0-9]+(\\.[0-9]+)?(ms|s|m|h|d)$",parentSchema:schema34,data:data25};
 if(vErrors === null){
 vErrors = [err44];
 }
@@ -2958,14 +3608,15 @@ else {
 vErrors.push(err44);
 }
 errors++;
-break outer0;
 }
 }
 }
-}
-}
-else {
-const err45 = {instancePath:instancePath+"/guard/quarantine",schemaPath:"#/properties/guard/properties/quarantine/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema31.properties.guard.properties.quarantine.type,parentSchema:schema31.properties.guard.properties.quarantine,data:data25};
+if(data.limits !== undefined){
+let data26 = data.limits;
+if(data26 && typeof data26 == "object" && !Array.isArray(data26)){
+for(const key6 in data26){
+if(!(key6 === "fileBytes")){
+const err45 = {instancePath:instancePath+"/limits",schemaPath:"#/properties/limits/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key6},message:"must NOT have additional properties",schema:false,parentSchema:schema31.properties.limits,data:data26};
 if(vErrors === null){
 vErrors = [err45];
 }
@@ -2975,15 +3626,10 @@ vErrors.push(err45);
 errors++;
 }
 }
-if(data24.allow !== undefined){
-let data27 = data24.allow;
-if(Array.isArray(data27)){
-const len6 = data27.length;
-for(let i7=0; i7<len6; i7++){
-let data28 = data27[i7];
-if(data28 && typeof data28 == "object" && !Array.isArray(data28)){
-if(data28.rule === undefined){
-const err46 = {instancePath:instancePath+"/guard/allow/" + i7,schemaPath:"#/properties/guard/properties/allow/items/required",keyword:"required",params:{missingProperty: "rule"},message:"must have required property '"+"rule"+"'",schema:schema31.properties.guard.properties.allow.items.required,parentSchema:schema31.properties.guard.properties.allow.items,data:data28};
+if(data26.fileBytes !== undefined){
+let data27 = data26.fileBytes;
+if((typeof data27 !== "string") && (!(((typeof data27 == "number") && (!(data27 % 1) && !isNaN(data27))) && (isFinite(data27))))){
+const err46 = {instancePath:instancePath+"/limits/fileBytes",schemaPath:"#/$defs/size/type",keyword:"type",params:{type: schema79.type},message:"must be string,integer",schema:schema79.type,parentSchema:schema79,data:data27};
 if(vErrors === null){
 vErrors = [err46];
 }
@@ -2992,8 +3638,9 @@ vErrors.push(err46);
 }
 errors++;
 }
-if(data28.file === undefined){
-const err47 = {instancePath:instancePath+"/guard/allow/" + i7,schemaPath:"#/properties/guard/properties/allow/items/required",keyword:"required",params:{missingProperty: "file"},message:"must have required property '"+"file"+"'",schema:schema31.properties.guard.properties.allow.items.required,parentSchema:schema31.properties.guard.properties.allow.items,data:data28};
+if((typeof data27 == "number") && (isFinite(data27))){
+if(data27 < 1 || isNaN(data27)){
+const err47 = {instancePath:instancePath+"/limits/fileBytes",schemaPath:"#/$defs/size/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema79,data:data27};
 if(vErrors === null){
 vErrors = [err47];
 }
@@ -3002,9 +3649,10 @@ vErrors.push(err47);
 }
 errors++;
 }
-for(const key7 in data28){
-if(!(((key7 === "rule") || (key7 === "file")) || (key7 === "digest"))){
-const err48 = {instancePath:instancePath+"/guard/allow/" + i7,schemaPath:"#/properties/guard/properties/allow/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key7},message:"must NOT have additional properties",schema:false,parentSchema:schema31.properties.guard.properties.allow.items,data:data28};
+}
+if(typeof data27 === "string"){
+if(!pattern36.test(data27)){
+const err48 = {instancePath:instancePath+"/limits/fileBytes",schemaPath:"#/$defs/size/pattern",keyword:"pattern",params:{pattern: "^[0-9]+(\\.[0-9]+)? ?(B|kB|KB|KiB|MB|MiB|GB|GiB)?$"},message:"must match pattern \""+"^[0-9]+(\\.[0-9]+)? ?(B|kB|KB|KiB|MB|MiB|GB|GiB)?$"+"\"",schema:"^[0-9]+(\\.[0-9]+)? ?(B|kB|KB|KiB|MB|MiB|GB|GiB)?$",parentSchema:schema79,data:data27};
 if(vErrors === null){
 vErrors = [err48];
 }
@@ -3014,11 +3662,10 @@ vErrors.push(err48);
 errors++;
 }
 }
-if(data28.rule !== undefined){
-let data29 = data28.rule;
-if(typeof data29 === "string"){
-if(func2(data29) < 1){
-const err49 = {instancePath:instancePath+"/guard/allow/" + i7+"/rule",schemaPath:"#/properties/guard/properties/allow/items/properties/rule/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema31.properties.guard.properties.allow.items.properties.rule,data:data29};
+}
+}
+else {
+const err49 = {instancePath:instancePath+"/limits",schemaPath:"#/properties/limits/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.limits.type,parentSchema:schema31.properties.limits,data:data26};
 if(vErrors === null){
 vErrors = [err49];
 }
@@ -3028,212 +3675,14 @@ vErrors.push(err49);
 errors++;
 }
 }
+}
 else {
-const err50 = {instancePath:instancePath+"/guard/allow/" + i7+"/rule",schemaPath:"#/properties/guard/properties/allow/items/properties/rule/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.guard.properties.allow.items.properties.rule.type,parentSchema:schema31.properties.guard.properties.allow.items.properties.rule,data:data29};
+const err50 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.type,parentSchema:schema31,data};
 if(vErrors === null){
 vErrors = [err50];
 }
 else {
 vErrors.push(err50);
-}
-errors++;
-}
-}
-if(data28.file !== undefined){
-let data30 = data28.file;
-if(typeof data30 === "string"){
-if(!pattern30.test(data30)){
-const err51 = {instancePath:instancePath+"/guard/allow/" + i7+"/file",schemaPath:"#/properties/guard/properties/allow/items/properties/file/pattern",keyword:"pattern",params:{pattern: "^skill://"},message:"must match pattern \""+"^skill://"+"\"",schema:"^skill://",parentSchema:schema31.properties.guard.properties.allow.items.properties.file,data:data30};
-if(vErrors === null){
-vErrors = [err51];
-}
-else {
-vErrors.push(err51);
-}
-errors++;
-}
-}
-else {
-const err52 = {instancePath:instancePath+"/guard/allow/" + i7+"/file",schemaPath:"#/properties/guard/properties/allow/items/properties/file/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.guard.properties.allow.items.properties.file.type,parentSchema:schema31.properties.guard.properties.allow.items.properties.file,data:data30};
-if(vErrors === null){
-vErrors = [err52];
-}
-else {
-vErrors.push(err52);
-}
-errors++;
-}
-}
-if(data28.digest !== undefined){
-let data31 = data28.digest;
-if(typeof data31 === "string"){
-if(!pattern31.test(data31)){
-const err53 = {instancePath:instancePath+"/guard/allow/" + i7+"/digest",schemaPath:"#/properties/guard/properties/allow/items/properties/digest/pattern",keyword:"pattern",params:{pattern: "^sha256:[0-9a-f]{64}$"},message:"must match pattern \""+"^sha256:[0-9a-f]{64}$"+"\"",schema:"^sha256:[0-9a-f]{64}$",parentSchema:schema31.properties.guard.properties.allow.items.properties.digest,data:data31};
-if(vErrors === null){
-vErrors = [err53];
-}
-else {
-vErrors.push(err53);
-}
-errors++;
-}
-}
-else {
-const err54 = {instancePath:instancePath+"/guard/allow/" + i7+"/digest",schemaPath:"#/properties/guard/properties/allow/items/properties/digest/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.guard.properties.allow.items.properties.digest.type,parentSchema:schema31.properties.guard.properties.allow.items.properties.digest,data:data31};
-if(vErrors === null){
-vErrors = [err54];
-}
-else {
-vErrors.push(err54);
-}
-errors++;
-}
-}
-}
-else {
-const err55 = {instancePath:instancePath+"/guard/allow/" + i7,schemaPath:"#/properties/guard/properties/allow/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.guard.properties.allow.items.type,parentSchema:schema31.properties.guard.properties.allow.items,data:data28};
-if(vErrors === null){
-vErrors = [err55];
-}
-else {
-vErrors.push(err55);
-}
-errors++;
-}
-}
-}
-else {
-const err56 = {instancePath:instancePath+"/guard/allow",schemaPath:"#/properties/guard/properties/allow/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema31.properties.guard.properties.allow.type,parentSchema:schema31.properties.guard.properties.allow,data:data27};
-if(vErrors === null){
-vErrors = [err56];
-}
-else {
-vErrors.push(err56);
-}
-errors++;
-}
-}
-}
-else {
-const err57 = {instancePath:instancePath+"/guard",schemaPath:"#/properties/guard/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.guard.type,parentSchema:schema31.properties.guard,data:data24};
-if(vErrors === null){
-vErrors = [err57];
-}
-else {
-vErrors.push(err57);
-}
-errors++;
-}
-}
-if(data.ttl !== undefined){
-let data32 = data.ttl;
-if((typeof data32 !== "string") && (!(((typeof data32 == "number") && (!(data32 % 1) && !isNaN(data32))) && (isFinite(data32))))){
-const err58 = {instancePath:instancePath+"/ttl",schemaPath:"#/$defs/duration/type",keyword:"type",params:{type: schema34.type},message:"must be string,integer",schema:schema34.type,parentSchema:schema34,data:data32};
-if(vErrors === null){
-vErrors = [err58];
-}
-else {
-vErrors.push(err58);
-}
-errors++;
-}
-if((typeof data32 == "number") && (isFinite(data32))){
-if(data32 < 0 || isNaN(data32)){
-const err59 = {instancePath:instancePath+"/ttl",schemaPath:"#/$defs/duration/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema34,data:data32};
-if(vErrors === null){
-vErrors = [err59];
-}
-else {
-vErrors.push(err59);
-}
-errors++;
-}
-}
-if(typeof data32 === "string"){
-if(!pattern5.test(data32)){
-const err60 = {instancePath:instancePath+"/ttl",schemaPath:"#/$defs/duration/pattern",keyword:"pattern",params:{pattern: "^[0-9]+(\\.[0-9]+)?(ms|s|m|h|d)$"},message:"must match pattern \""+"^[0-9]+(\\.[0-9]+)?(ms|s|m|h|d)$"+"\"",schema:"^[0-9]+(\\.[0-9]+)?(ms|s|m|h|d)$",parentSchema:schema34,data:data32};
-if(vErrors === null){
-vErrors = [err60];
-}
-else {
-vErrors.push(err60);
-}
-errors++;
-}
-}
-}
-if(data.limits !== undefined){
-let data33 = data.limits;
-if(data33 && typeof data33 == "object" && !Array.isArray(data33)){
-for(const key8 in data33){
-if(!(key8 === "fileBytes")){
-const err61 = {instancePath:instancePath+"/limits",schemaPath:"#/properties/limits/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key8},message:"must NOT have additional properties",schema:false,parentSchema:schema31.properties.limits,data:data33};
-if(vErrors === null){
-vErrors = [err61];
-}
-else {
-vErrors.push(err61);
-}
-errors++;
-}
-}
-if(data33.fileBytes !== undefined){
-let data34 = data33.fileBytes;
-if((typeof data34 !== "string") && (!(((typeof data34 == "number") && (!(data34 % 1) && !isNaN(data34))) && (isFinite(data34))))){
-const err62 = {instancePath:instancePath+"/limits/fileBytes",schemaPath:"#/$defs/size/type",keyword:"type",params:{type: schema71.type},message:"must be string,integer",schema:schema71.type,parentSchema:schema71,data:data34};
-if(vErrors === null){
-vErrors = [err62];
-}
-else {
-vErrors.push(err62);
-}
-errors++;
-}
-if((typeof data34 == "number") && (isFinite(data34))){
-if(data34 < 1 || isNaN(data34)){
-const err63 = {instancePath:instancePath+"/limits/fileBytes",schemaPath:"#/$defs/size/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema71,data:data34};
-if(vErrors === null){
-vErrors = [err63];
-}
-else {
-vErrors.push(err63);
-}
-errors++;
-}
-}
-if(typeof data34 === "string"){
-if(!pattern33.test(data34)){
-const err64 = {instancePath:instancePath+"/limits/fileBytes",schemaPath:"#/$defs/size/pattern",keyword:"pattern",params:{pattern: "^[0-9]+(\\.[0-9]+)? ?(B|kB|KB|KiB|MB|MiB|GB|GiB)?$"},message:"must match pattern \""+"^[0-9]+(\\.[0-9]+)? ?(B|kB|KB|KiB|MB|MiB|GB|GiB)?$"+"\"",schema:"^[0-9]+(\\.[0-9]+)? ?(B|kB|KB|KiB|MB|MiB|GB|GiB)?$",parentSchema:schema71,data:data34};
-if(vErrors === null){
-vErrors = [err64];
-}
-else {
-vErrors.push(err64);
-}
-errors++;
-}
-}
-}
-}
-else {
-const err65 = {instancePath:instancePath+"/limits",schemaPath:"#/properties/limits/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.limits.type,parentSchema:schema31.properties.limits,data:data33};
-if(vErrors === null){
-vErrors = [err65];
-}
-else {
-vErrors.push(err65);
-}
-errors++;
-}
-}
-}
-else {
-const err66 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.type,parentSchema:schema31,data};
-if(vErrors === null){
-vErrors = [err66];
-}
-else {
-vErrors.push(err66);
 }
 errors++;
 }

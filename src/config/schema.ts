@@ -1,6 +1,7 @@
 // The config's JSON Schema (draft 2020-12): the one source of truth. `config.schema.json` at the repo root is
 // `formatSchema()` written to disk (a test keeps the two equal); `skillshelf schema` prints the same text.
 import { ENV_PATTERN, FORMAT_DEFS, strings } from "./schema-formats.js";
+import { GUARD_DEFS } from "./schema-guard.js";
 import { OAUTH_DEFS } from "./schema-oauth.js";
 
 export const CONFIG_SCHEMA = {
@@ -74,36 +75,7 @@ export const CONFIG_SCHEMA = {
         },
       },
     },
-    guard: {
-      type: "object",
-      description:
-        "What the supply-chain checks' findings do: severities that quarantine a skill (not served anywhere, named on /health), the rest warn; findings released by rule and file.",
-      additionalProperties: false,
-      properties: {
-        quarantine: {
-          type: "array",
-          description: "Severities whose findings quarantine the skill or prompt they are in.",
-          items: { enum: ["critical", "high", "medium", "low"] },
-          uniqueItems: true,
-          default: ["critical"],
-        },
-        allow: {
-          type: "array",
-          description:
-            "Findings released as false positives: the rule id and the file's skill:// URI (as /health names them); with digest, only for those bytes.",
-          items: {
-            type: "object",
-            additionalProperties: false,
-            required: ["rule", "file"],
-            properties: {
-              rule: { type: "string", minLength: 1 },
-              file: { type: "string", pattern: "^skill://" },
-              digest: { type: "string", pattern: "^sha256:[0-9a-f]{64}$" },
-            },
-          },
-        },
-      },
-    },
+    guard: { $ref: "#/$defs/guard" },
     ttl: { $ref: "#/$defs/duration", description: "ttlMs on cacheable results.", default: "60s" },
     limits: {
       type: "object",
@@ -208,6 +180,7 @@ export const CONFIG_SCHEMA = {
             tags: strings("Any of these items; each item is all of its comma-separated tags.", { $ref: "#/$defs/tagSelector" }),
           },
         },
+        guard: { $ref: "#/$defs/libraryGuard" },
       },
     },
     scope: {
@@ -232,6 +205,7 @@ export const CONFIG_SCHEMA = {
       },
     },
     ...OAUTH_DEFS,
+    ...GUARD_DEFS,
   },
 } as const;
 

@@ -93,6 +93,8 @@ export interface LibraryConfig {
   readonly naming?: Naming;
   /** Absent: keep-first. */
   readonly conflicts?: ConflictRule;
+  /** Absent: the config's `guard` (the default policy) applies as it is. */
+  readonly guard?: LibraryGuardConfig;
 }
 
 /** What a scope narrows to: a client's ceiling, or what one request asks for. */
@@ -169,12 +171,39 @@ export interface UsageConfig {
   readonly buffer: number;
 }
 
+/** A finding released as a false positive: its rule and the file's skill:// URI (canonical), and when given, only
+ *  for bytes of that digest. */
+export interface GuardRelease {
+  readonly rule: string;
+  readonly file: string;
+  readonly digest?: string;
+}
+
+export type GuardSeverity = "critical" | "high" | "medium" | "low";
+
 /** What the guard's findings do: a finding whose severity is listed quarantines its skill (or prompt), any other
- *  is a warning; a finding an `allow` entry names (its rule and the file's skill:// URI, and the file's digest when
- *  given) is released. */
+ *  is a warning; a finding an `allow` entry names is released. */
 export interface GuardConfig {
-  readonly quarantine: readonly ("critical" | "high" | "medium" | "low")[];
-  readonly allow: readonly { readonly rule: string; readonly file: string; readonly digest?: string }[];
+  readonly quarantine: readonly GuardSeverity[];
+  readonly allow: readonly GuardRelease[];
+  /** Absent: only the built-in rules. */
+  readonly scanner?: ScannerConfig;
+}
+
+/** An external scanner of skill folders: a program printing SARIF 2.1.0, run with the folder as its last argument. */
+export interface ScannerConfig {
+  /** The program (an absolute path when the config gave one with a `/`) and its arguments. */
+  readonly command: readonly string[];
+  readonly timeoutMs: number;
+  readonly concurrency: number;
+  /** What a failed scan's `scanner-failed` finding does to its skill. */
+  readonly onFailure: "quarantine" | "warn";
+}
+
+/** A library's own policy: `quarantine` (when given) replaces the default's, `allow` adds to the default's. */
+export interface LibraryGuardConfig {
+  readonly quarantine?: readonly GuardSeverity[];
+  readonly allow: readonly GuardRelease[];
 }
 
 export interface ClientConfig {

@@ -9,3 +9,11 @@ export { SEVERITIES, severityRank, type FileFinding, type GuardFinding, type Sev
 export { actionOf, DEFAULT_GUARD_POLICY, type GuardAction, type GuardPolicy } from "./policy.js";
 export { findLookAlikes, type LookAlike, type NamedSkill, skeletonOf, withinOneEdit } from "./names.js";
 export { GUARD_RULE_IDS, ruleLabel } from "./rule-ids.js";
+export {
+  readScannerSarif,
+  SCANNER_FAILED,
+  SCANNER_PREFIX,
+  scannerFailedFinding,
+  type ScannerOutput,
+  type ScannerResult,
+} from "./scanner.js";

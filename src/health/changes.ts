@@ -1,7 +1,8 @@
 // What changed for the operator between two reports, one line each: a skill or prompt skipped or back, a conflict
-// or its end, a dangling citation or its fix, a plugin or library failed or recovered. Fetch and watch changes are
+// or its end, a dangling citation or its fix, a plugin or library failed or recovered, a skill or prompt quarantined
+// by the guard (with why and what to do) or served again. Fetch and watch changes are
 // logged where they happen (the fetcher and the watcher). Silence when nothing changed.
-import type { HealthReport } from "./health.js";
+import type { GuardHealth, HealthReport } from "./health.js";
 import type { LogLevel } from "../log/index.js";
 
 export interface HealthChange {
@@ -67,7 +68,27 @@ function rowsOf(report: HealthReport | undefined): Rows {
       });
     }
   }
+  for (const row of report.guard?.quarantined ?? []) {
+    const what = row.skill === undefined ? { prompt: row.prompt as string } : { skill: row.skill };
+    rows.set(`quarantined ${row.library} ${row.skill ?? `prompt ${row.prompt}`}`, {
+      level: "warn",
+      message: "quarantined",
+      back: "no longer quarantined",
+      fields: { library: row.library, plugin: row.plugin, ...what, reason: row.why.join("; "), fix: quarantineFix(report.guard, row) },
+    });
+  }
   return rows;
+}
+
+/** What the operator does about a quarantined skill or prompt: fix the files, or release each finding that decided
+ *  it, by the entry that releases exactly these bytes. */
+function quarantineFix(guard: GuardHealth | undefined, row: GuardHealth["quarantined"][number]): string {
+  const dir = row.skill?.slice(0, -"SKILL.md".length);
+  const entries = (guard?.findings ?? [])
+    .filter((f) => f.action === "quarantine" && f.library === row.library)
+    .filter((f) => (dir === undefined ? f.prompt === row.prompt : f.file.startsWith(dir)))
+    .map((f) => `{rule: ${f.rule}, file: ${f.file}, digest: "${f.digest}"}`);
+  return `fix the file, or release the finding under guard.allow (the top-level or library '${row.library}' guard): ${[...new Set(entries)].join(", ")}`;
 }
 
 /** The lines that take the operator from `previous` (undefined: nothing yet) to `next`. */
@@ -84,7 +105,7 @@ export function healthChanges(previous: HealthReport | undefined, next: HealthRe
   }
   for (const [key, row] of before) {
     if (after.has(key)) continue;
-    const { reason: _reason, error: _error, ...fields } = row.fields;
+    const { reason: _reason, error: _error, fix: _fix, ...fields } = row.fields;
     changes.push({ level: "info", message: row.back, fields });
   }
   return changes;

@@ -37,7 +37,7 @@ function formatHint(lib: LibraryView, segments: readonly string[]): string | nul
   }
   const quarantined = quarantinedSkillAt(lib, segments);
   if (quarantined !== null) {
-    return `It is in ${quarantined}, a skill quarantined by a supply-chain check: it is not served until the finding is fixed or released (the operator sees why on /health).`;
+    return `It is in ${quarantined}, a skill quarantined by a supply-chain check: it is not served until the finding is fixed or released (an admin sees why on /health and on the page at /status).`;
   }
   const keys = prefixKeys(segments);
   const key = keys[segments.length] as string;

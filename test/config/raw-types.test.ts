@@ -5,7 +5,8 @@ import { expectTypeOf, test } from "vitest";
 import type { RawClient, RawConfig, RawLibrary, RawOAuth, RawPlugin, RawSource } from "../../src/config/raw.js";
 import { CONFIG_SCHEMA } from "../../src/config/schema.js";
 import { OAUTH_ALGORITHMS } from "../../src/config/schema-oauth.js";
-import type { ConflictRule, Dialect, Naming, SourceConfig } from "../../src/config/types.js";
+import type { ConflictRule, Dialect, GuardSeverity, Naming, SourceConfig } from "../../src/config/types.js";
+import type { Severity } from "../../src/guard/types.js";
 
 test("the raw config has exactly the schema's top-level keys, and the libraries key is required", () => {
   expectTypeOf<RawConfig>().not.toBeAny();
@@ -32,4 +33,7 @@ test("the typed config's value sets are the schema's", () => {
   expectTypeOf<NonNullable<SourceConfig["cache"]>>().toEqualTypeOf<NonNullable<RawSource["cache"]>>();
   expectTypeOf<NonNullable<RawOAuth["algorithms"]>[number]>().toEqualTypeOf<(typeof OAUTH_ALGORITHMS)[number]>();
   expectTypeOf<RawClient["token"]>().toEqualTypeOf<{ env: string }>();
+  expectTypeOf<GuardSeverity>().toEqualTypeOf<NonNullable<NonNullable<RawConfig["guard"]>["quarantine"]>[number]>();
+  expectTypeOf<GuardSeverity>().toEqualTypeOf<NonNullable<NonNullable<RawLibrary["guard"]>["quarantine"]>[number]>();
+  expectTypeOf<GuardSeverity>().toEqualTypeOf<Severity>();
 });

@@ -44,7 +44,7 @@ describe("the guard at harvest", () => {
       kind: "notFound",
       uri: "skill://kit/dropper/scripts/setup.sh",
       message:
-        "Not found: skill://kit/dropper/scripts/setup.sh. It is in skill://kit/dropper/SKILL.md, a skill quarantined by a supply-chain check: it is not served until the finding is fixed or released (the operator sees why on /health).",
+        "Not found: skill://kit/dropper/scripts/setup.sh. It is in skill://kit/dropper/SKILL.md, a skill quarantined by a supply-chain check: it is not served until the finding is fixed or released (an admin sees why on /health and on the page at /status).",
     });
     expect(resolve(shelf, FULL_SCOPE, "skill://kit/dropperx/SKILL.md")).toMatchObject({
       kind: "notFound",
@@ -102,6 +102,39 @@ describe("the guard at harvest", () => {
       built: "2026-01-01T00:00:00.000Z",
     });
     expect([...(shelf.libraries.get("kit")?.skills.keys() ?? [])]).toEqual(["clean"]);
+  });
+
+  test("a library's own policy quarantines a high finding that another library serving the same bytes only warns on", async () => {
+    const base = plant();
+    const libs =
+      "plugins:\n  - name: kit\n    source: ./kit\nlibraries:\n" +
+      "  - name: strict\n    plugins: [kit]\n    guard:\n      quarantine: [critical, high]\n" +
+      "  - name: loose\n    plugins: [kit]\n";
+    const { shelf } = await assemble(configOf(libs, base), { generation: 1, built: "2026-01-01T00:00:00.000Z" });
+    expect([...(shelf.libraries.get("strict")?.skills.keys() ?? [])]).toEqual(["clean"]);
+    expect([...(shelf.libraries.get("loose")?.skills.keys() ?? [])].sort()).toEqual(["clean", "installer"]);
+    expect(resolve(shelf, FULL_SCOPE, "skill://strict/installer/SKILL.md")).toMatchObject({
+      kind: "notFound",
+      message: expect.stringContaining("It is in skill://strict/installer/SKILL.md, a skill quarantined"),
+    });
+    expect(resolve(shelf, FULL_SCOPE, "skill://loose/installer/SKILL.md").kind).not.toBe("notFound");
+    const rows = buildHealth(shelf).guard?.findings.filter((row) => row.rule === "exec-fetch-execute" && row.severity === "high");
+    expect(rows?.map((row) => `${row.library} ${row.action} ${row.file}:${row.line}`)).toEqual([
+      "strict quarantine skill://strict/installer/SKILL.md:8",
+      "loose warn skill://loose/installer/SKILL.md:8",
+    ]);
+  });
+
+  test("a library's own release adds to the default's: the default's quarantine still holds there", async () => {
+    const base = plant();
+    const libs =
+      "plugins:\n  - name: kit\n    source: ./kit\nlibraries:\n" +
+      "  - name: trusting\n    plugins: [kit]\n    guard:\n      allow:\n" +
+      "        - {rule: exec-fetch-execute, file: skill://trusting/dropper/scripts/setup.sh}\n" +
+      "  - name: other\n    plugins: [kit]\nguard:\n  quarantine: [critical, high]\n";
+    const { shelf } = await assemble(configOf(libs, base), { generation: 1, built: "2026-01-01T00:00:00.000Z" });
+    expect([...(shelf.libraries.get("trusting")?.skills.keys() ?? [])].sort()).toEqual(["clean", "dropper"]);
+    expect([...(shelf.libraries.get("other")?.skills.keys() ?? [])]).toEqual(["clean"]);
   });
 
   test("an unchanged rescan keeps the previous reads and their findings (no file is checked again)", async () => {
