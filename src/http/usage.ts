@@ -5,6 +5,7 @@
 // memory: it never waits for the database.
 import type { Express, Request, Response } from "express";
 import { parseSkillUri } from "../address/index.js";
+import { memoizeBy } from "../memo/index.js";
 import { claimAt, type Identity } from "../oauth/index.js";
 import type { ReadOutcome, ScopeOn } from "../resolve/index.js";
 import { compileScope } from "../resolve/index.js";
@@ -57,7 +58,18 @@ export interface SkillOfUri {
 
 /** The skill a served URI belongs to: the innermost skill whose address is a prefix of the URI's and that serves the
  *  file below it; null for anything else (documents, manifests, library files, unknown URIs). */
+/** `skillOfUri` held per shelf (at most this many URIs each, the oldest going first): a count asks it for every read. */
+const skillOfUriOn = memoizeBy(
+  100_000,
+  (uri: string) => uri,
+  (shelf: Shelf, uri: string) => findSkillOfUri(shelf, uri),
+);
+
 export function skillOfUri(shelf: Shelf, uri: string): SkillOfUri | null {
+  return skillOfUriOn(shelf, uri);
+}
+
+function findSkillOfUri(shelf: Shelf, uri: string): SkillOfUri | null {
   const address = parseSkillUri(uri);
   if (address === null) return null;
   const library = shelf.libraries.get(address.library);
@@ -141,7 +153,7 @@ export class UsageTap {
     const skill = skillOfUri(shelf, use.uri);
     if (skill === null) return;
     this.totals.read(skill.library, use.surface);
-    store.countRead({ ...skill, client, surface: use.surface });
+    store.countRead({ library: skill.library, skill: skill.skill, digest: skill.digest, file: skill.file, client, surface: use.surface });
   }
 
   /** A ShelfAccess that counts what it serves over `surface` (the page reads and searches through it). */

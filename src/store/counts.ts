@@ -86,7 +86,7 @@ export class PendingCounts {
 
   /** False when the use had no room and was not kept. */
   addRead(day: string, use: ReadUse, reads = 1): boolean {
-    const key = [day, use.library, use.skill, use.digest, use.client, use.surface, use.file].join("\u0000");
+    const key = `${day}\u0000${use.library}\u0000${use.skill}\u0000${use.digest}\u0000${use.client}\u0000${use.surface}\u0000${use.file}`;
     const row = this.reads.get(key);
     if (row !== undefined) row.reads += reads;
     else if (this.rows >= this.capacity) return false;

@@ -52,6 +52,21 @@ export function dayOf(time: Date): string {
   return time.toISOString().slice(0, 10);
 }
 
+/** `dayOf` for a stream of times, formatting a day once: counting asks it for every use. */
+class DayClock {
+  private day = Number.NaN;
+  private text = "";
+
+  of(time: Date): string {
+    const day = Math.floor(time.getTime() / DAY_MS);
+    if (day !== this.day) {
+      this.day = day;
+      this.text = dayOf(time);
+    }
+    return this.text;
+  }
+}
+
 export class StoreUnavailableError extends Error {}
 
 export class UsageStore {
@@ -69,6 +84,7 @@ export class UsageStore {
   private prunedDay: string | undefined;
   private droppingSince: number | undefined;
   private readonly follows: SearchFollows;
+  private readonly days = new DayClock();
 
   constructor(private readonly options: UsageStoreOptions) {
     this.pending = new PendingCounts(options.buffer);
@@ -87,7 +103,7 @@ export class UsageStore {
   countRead(use: ReadUse): void {
     if (this.state === "closed") return;
     const now = this.options.now();
-    if (!this.pending.addRead(dayOf(now), use)) this.drop(1);
+    if (!this.pending.addRead(this.days.of(now), use)) this.drop(1);
     for (const search of this.follows.read(use.client, `${use.library}/${use.skill}`, now.getTime())) {
       if (!this.pending.addSearch(search.day, search, { searches: 0, zeroResults: 0, followed: 1 })) this.drop(1);
     }
@@ -97,7 +113,7 @@ export class UsageStore {
   countSearch(use: SearchUse, found: readonly string[] = []): void {
     if (this.state === "closed") return;
     const now = this.options.now();
-    const day = dayOf(now);
+    const day = this.days.of(now);
     if (!this.pending.addSearch(day, use, { searches: 1, zeroResults: use.results === 0 ? 1 : 0, followed: 0 })) this.drop(1);
     const key = { day, query: use.query, client: use.client, surface: use.surface };
     if (this.follows.searched(key, found, now.getTime()) && this.follows.untracked === 1)
@@ -112,7 +128,7 @@ export class UsageStore {
 
   countPrompt(use: PromptUse): void {
     if (this.state === "closed") return;
-    if (!this.pending.addPrompt(dayOf(this.options.now()), use)) this.drop(1);
+    if (!this.pending.addPrompt(this.days.of(this.options.now()), use)) this.drop(1);
   }
 
   /** A line for the log, through the store's own (what shares the database, such as page sessions, reports here). */
