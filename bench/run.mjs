@@ -6,12 +6,18 @@
 //   --quick            n=1000, 1.5 s loads, one cold start
 //   --n=N --seed=S     the shelf (default 10000, 7); the build/resolve figures also run at 1000 unless --sizes
 //   --sizes=1000,10000 shelf sizes for harvest + build and the resolver
-//   --sections=build,serve,change,kdense,webdav,search,discovery,guard,plugins,startup   which suites to run
-//                      (default all; webdav lists a 10,000-file share, 1,000 with --quick; search weighs and times
-//                      search_skills; guard times cold starts with the supply-chain checks on and off, also alone:
-//                      node bench/guard.mjs; plugins clones and fetches plugin repositories with the system git;
-//                      startup times --version, help and a stdio server's initialize on the example shelf beside
-//                      node -e 0)
+//   --sections=build,serve,change,kdense,webdav,search,discovery,guard,plugins,startup,scale   which suites to run
+//                      (default all but scale; webdav lists a 10,000-file share, 1,000 with --quick; search weighs and
+//                      times search_skills; guard times cold starts with the supply-chain checks on and off, also
+//                      alone: node bench/guard.mjs; plugins clones and fetches plugin repositories with the system
+//                      git; startup times --version, help and a stdio server's initialize on the example shelf
+//                      beside node -e 0; scale is one HTTP server on the --n shelf from its cold start to its
+//                      restart, made for --n=100000)
+//   --baseline=REF     also measure the build of git REF (built in a temporary worktree, removed at the end): each
+//                      section runs for both builds in turn, every figure gets a ratio to the baseline's, and one
+//                      more than 15 % worse is flagged (listed at the end; the exit code stays 0)
+//   --baseline-rounds=R  rounds of (this build, baseline) per section (default 1); the ratios are of the medians
+//   --cold-disk        scale: drop the page cache before its cold start (root only; disturbs the whole machine)
 //   --guard-runs=R     pairs of cold starts (on, off) per shelf in the guard suite (default 3, quick 1)
 //   --duration=SEC --warmup=SEC --cold-runs=R --concurrency=1,8
 //   --quiet-wait=SEC   before each load, wait up to SEC for other processes to go quiet (default 2, quick 0.5)
@@ -31,6 +37,9 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { ensureShelf } from "./gen-shelf.mjs";
 import { parseFlags } from "./lib/args.mjs";
+import { missingEntries, prepareBaseline } from "./lib/baseline.mjs";
+import { alternation, compareRuns } from "./lib/compare.mjs";
+import { whyNoColdDisk } from "./lib/page-cache.mjs";
 import { preparePeerKit } from "./lib/servers.mjs";
 import { formatReport } from "./report.mjs";
 import { runGuardSuite } from "./guard.mjs";
@@ -39,6 +48,7 @@ import { runChangeSuite } from "./suites/change.mjs";
 import { runDiscoverySuite } from "./suites/discovery.mjs";
 import { runKDenseSuite } from "./suites/kdense.mjs";
 import { runPluginsSuite } from "./suites/plugins.mjs";
+import { runScaleSuite } from "./suites/scale.mjs";
 import { runSearchSuite } from "./suites/search.mjs";
 import { runServeSuite } from "./suites/serve.mjs";
 import { runStartupSuite } from "./suites/startup.mjs";
@@ -76,6 +86,7 @@ const options = {
   peer: flags["no-peer"] !== "true",
   peerStdio: flags["peer-stdio"] === "true" || n <= 2000,
   peerChange: flags["no-peer-change"] !== "true",
+  baselineRounds: Number(flags["baseline-rounds"] ?? 1),
 };
 const baseDir = path.resolve(flags.dir ?? path.join(os.tmpdir(), "skillshelf-bench"));
 const runDir = fs.mkdtempSync(path.join(baseDir.replace(/\/$/, "") + "-run-"));
@@ -129,13 +140,65 @@ function snapshotBuild() {
   return app;
 }
 
+/** The files of a build's dist/ each section loads: a baseline without them is "not in baseline" for it. */
+const INPROC_ENTRIES = [
+  "config/index.js",
+  "live/shelf-service.js",
+  "live/index.js",
+  "resolve/index.js",
+  "mcp/request-view.js",
+  "mcp/skills.js",
+  "mcp/server.js",
+  "health/index.js",
+];
+const SECTIONS = {
+  build: { entries: INPROC_ENTRIES, shelf: true },
+  serve: { entries: ["cli.js"], shelf: true },
+  change: { entries: ["cli.js"], shelf: true },
+  kdense: { entries: ["cli.js"] },
+  webdav: { entries: ["index.js"] },
+  search: { entries: ["config/index.js", "live/index.js", "resolve/index.js"], shelf: true },
+  discovery: { entries: ["config/index.js", "live/index.js", "resolve/index.js", "discovery/index.js", "http/index.js"], shelf: true },
+  guard: { entries: ["config/index.js", "live/shelf-service.js", "guard/check.js"], shelf: true },
+  plugins: { entries: ["config/index.js", "live/index.js", "http/index.js", "plugins/index.js"] },
+  startup: { entries: ["cli.js"] },
+  scale: { entries: ["cli.js"], shelf: true },
+};
+let baseline = null;
+/** Remove the baseline's worktree once, whichever way the run ends. */
+const disposeBaseline = () => {
+  baseline?.dispose();
+  baseline = null;
+};
+for (const signal of ["SIGINT", "SIGTERM"])
+  process.once(signal, () => {
+    log(`${signal}: removing the baseline worktree`);
+    disposeBaseline();
+    process.exit(130);
+  });
+
+/** Flags that name no section or ask for what this machine cannot do are refused before anything runs. */
+function checkFlags() {
+  for (const section of options.sections)
+    if (!Object.hasOwn(SECTIONS, section))
+      throw new Error(`--sections: no section ${JSON.stringify(section)} (there are ${Object.keys(SECTIONS).join(", ")})`);
+
+  if (flags["cold-disk"] === "true") {
+    if (!options.sections.has("scale")) throw new Error("--cold-disk applies to the scale section: add --sections=scale");
+    const why = whyNoColdDisk();
+    if (why !== null) throw new Error(why);
+  }
+}
+
 async function main() {
+  checkFlags();
   if (!fs.existsSync(path.join(PROJECT, "dist/cli.js")))
     throw new Error("dist/ is missing: run `npm run build` first (the bench measures the built code)");
   const results = {
     machine: machine(),
     command: `npm run bench${argv.length ? ` -- ${argv.join(" ")}` : ""}`,
     date: new Date().toISOString(),
+    load: os.loadavg(),
     params: {
       n: options.n,
       seed: options.seed,
@@ -149,19 +212,7 @@ async function main() {
   const kit = options.peer ? preparePeerKit({ projectRoot: PROJECT, baseDir, log }) : { error: "skipped (--no-peer)" };
   if (kit.error) log(kit.error);
   results.kit = kit;
-  const appRoot = snapshotBuild();
-  const ctx = {
-    projectRoot: PROJECT,
-    /** Where the built code under test lives: a snapshot of dist/ taken at the start of the run. */
-    appRoot,
-    workDir: runDir,
-    log,
-    options,
-    kit,
-    nodeArgs,
-    // The serving suite starts the peer on the big shelf anyway and reads its load time from there.
-    peerStartsAt: (size) => size === options.n && options.sections.has("serve"),
-  };
+  if (flags.baseline !== undefined) baseline = prepareBaseline({ projectRoot: PROJECT, ref: flags.baseline, log });
 
   const shelves = new Map();
   const shelfOf = (size) => {
@@ -172,8 +223,8 @@ async function main() {
     }
     return shelves.get(size);
   };
-  // The startup section needs no generated shelf: a run of it alone generates none.
-  const big = [...options.sections].some((section) => section !== "startup") ? shelfOf(options.n) : undefined;
+  // Sections that need no generated shelf (startup, plugins, webdav, kdense) generate none when run alone.
+  const big = [...options.sections].some((section) => SECTIONS[section].shelf) ? shelfOf(options.n) : undefined;
   if (big !== undefined)
     results.shelf = {
       dir: big.dir,
@@ -183,32 +234,124 @@ async function main() {
       skills: big.manifest.stats.skills,
     };
 
-  if (options.sections.has("build")) {
-    results.build = [];
-    for (const size of options.sizes) results.build.push(await runBuildSuite(ctx, shelfOf(size)));
-  }
-  if (options.sections.has("serve")) {
-    results.serve = await runServeSuite(ctx, big);
-    const b = results.build?.find((x) => x.n === options.n);
-    if (b && results.serve.peer?.load) b.peer = results.serve.peer.load;
-  }
-  if (options.sections.has("change")) results.change = await runChangeSuite(ctx, big, { peer: options.peerChange });
-  if (options.sections.has("kdense")) results.kdense = await runKDenseSuite(ctx);
-  if (options.sections.has("webdav")) results.webdav = await runWebdavSuite(ctx);
-  if (options.sections.has("search")) results.search = await runSearchSuite(ctx, big);
-  if (options.sections.has("discovery")) results.discovery = await runDiscoverySuite(ctx, big, shelfOf(1000));
-  if (options.sections.has("plugins")) results.plugins = await runPluginsSuite(ctx);
-  if (options.sections.has("guard"))
-    results.guard = await runGuardSuite({
-      dist: path.join(appRoot, "dist"),
-      workDir: runDir,
-      baseDir,
-      n: options.n,
-      seed: options.seed,
-      runs: Number(flags["guard-runs"] ?? (quick ? 1 : 3)),
-      log,
+  // The builds under test: this checkout's (a snapshot of dist/) and, with --baseline, the baseline's. The floor and
+  // the SDK peer do not change with the build: they are measured beside this checkout's build only.
+  const builds = [{ key: "this", appRoot: snapshotBuild(), workDir: runDir, references: true, kit }];
+  if (baseline) {
+    const workDir = path.join(runDir, "baseline");
+    fs.mkdirSync(workDir, { recursive: true });
+    builds.push({
+      key: "baseline",
+      appRoot: baseline.appRoot,
+      workDir,
+      references: false,
+      kit: { error: "measured beside this build only" },
     });
-  if (options.sections.has("startup")) results.startup = await runStartupSuite(ctx, { runs: quick ? 5 : 15 });
+  }
+  const ctxOf = (build) => ({
+    projectRoot: PROJECT,
+    /** Where the built code under test lives: a snapshot of dist/, or the baseline's worktree. */
+    appRoot: build.appRoot,
+    workDir: build.workDir,
+    build: build.key,
+    /** Whether the floor and the SDK peer are measured beside this build. */
+    references: build.references,
+    log: build.key === "this" ? log : (line) => log(`[baseline] ${line}`),
+    options,
+    kit: build.kit,
+    nodeArgs,
+    // The serving suite starts the peer on the big shelf anyway and reads its load time from there.
+    peerStartsAt: (size) => size === options.n && options.sections.has("serve"),
+  });
+  const runSection = async (name, ctx) => {
+    switch (name) {
+      case "build": {
+        const out = [];
+        for (const size of options.sizes) out.push(await runBuildSuite(ctx, shelfOf(size)));
+        return out;
+      }
+      case "serve":
+        return runServeSuite(ctx, big);
+      case "change":
+        return runChangeSuite(ctx, big, { peer: options.peerChange && ctx.references });
+      case "kdense":
+        return runKDenseSuite(ctx);
+      case "webdav":
+        return runWebdavSuite(ctx);
+      case "search":
+        return runSearchSuite(ctx, big);
+      case "discovery":
+        return runDiscoverySuite(ctx, big, shelfOf(1000));
+      case "plugins":
+        return runPluginsSuite(ctx);
+      case "guard":
+        return runGuardSuite({
+          dist: path.join(ctx.appRoot, "dist"),
+          workDir: ctx.workDir,
+          baseDir,
+          n: options.n,
+          seed: options.seed,
+          runs: Number(flags["guard-runs"] ?? (quick ? 1 : 3)),
+          log: ctx.log,
+        });
+      case "startup":
+        return runStartupSuite(ctx, { runs: quick ? 5 : 15 });
+      case "scale":
+        return runScaleSuite(ctx, big, { coldDisk: flags["cold-disk"] === "true" });
+    }
+    throw new Error(`no section ${name}`);
+  };
+
+  // Section by section, the builds in turn (this, baseline, this, baseline… for --baseline-rounds), so a load on the
+  // shared machine falls on both alike. A baseline without a section's entry points is "not in baseline" for it.
+  const rounds = { this: [], baseline: [] };
+  const notInBaseline = {};
+  for (const name of Object.keys(SECTIONS).filter((section) => options.sections.has(section))) {
+    for (const { build: key, round } of alternation(
+      builds.map((b) => b.key),
+      options.baselineRounds,
+    )) {
+      const build = builds.find((b) => b.key === key);
+      const ctx = ctxOf(build);
+      if (key === "baseline") {
+        if (notInBaseline[name] !== undefined) continue;
+        const missing = missingEntries(path.join(build.appRoot, "dist"), SECTIONS[name].entries);
+        if (missing.length > 0) {
+          notInBaseline[name] = `not in baseline (its dist/ has no ${missing.join(", ")})`;
+          log(`${name}: ${notInBaseline[name]}`);
+          continue;
+        }
+      }
+      if (builds.length > 1) ctx.log(`${name}: round ${round + 1} of ${options.baselineRounds}`);
+      let result;
+      try {
+        result = await runSection(name, ctx);
+      } catch (error) {
+        if (key !== "baseline") throw error;
+        notInBaseline[name] = `failed on the baseline: ${String(error.message ?? error).split("\n")[0]}`;
+        log(`${name}: ${notInBaseline[name]}`);
+        continue;
+      }
+      (rounds[key][round] ??= {})[name] = result;
+    }
+  }
+  Object.assign(results, rounds.this[0] ?? {});
+  const b = results.build?.find((x) => x.n === options.n);
+  if (b && results.serve?.peer?.load) b.peer = results.serve.peer.load;
+  if (baseline) {
+    const roundsOf = (key) => rounds[key].filter(Boolean).map((r) => ({ ...r, params: results.params }));
+    results.baseline = {
+      ref: baseline.ref,
+      commit: baseline.short,
+      subject: baseline.subject,
+      rounds: options.baselineRounds,
+      sameDeps: baseline.sameDeps,
+      notInBaseline,
+      results: { ...(rounds.baseline[0] ?? {}), params: results.params },
+      ...compareRuns(roundsOf("this"), roundsOf("baseline")),
+    };
+  }
+  results.loadAfter = os.loadavg();
   results.totalSeconds = (performance.now() - started) / 1000;
 
   const report = formatReport(results);
@@ -218,7 +361,8 @@ async function main() {
   if (flags.json) fs.writeFileSync(path.resolve(flags.json), JSON.stringify(results, null, 1));
   if (flags["write-doc"] === "true") writeDoc(report, results);
   // The run's copy of dist/ served its servers only; the results and the report stay.
-  fs.rmSync(appRoot, { recursive: true, force: true });
+  fs.rmSync(builds[0].appRoot, { recursive: true, force: true });
+  disposeBaseline();
 }
 
 function writeDoc(report, results) {
@@ -234,6 +378,9 @@ function writeDoc(report, results) {
 main().then(
   () => process.exit(0),
   (error) => {
+    disposeBaseline();
+    // A run refused before it measured anything leaves no empty run directory behind.
+    if (fs.readdirSync(runDir).length === 0) fs.rmdirSync(runDir);
     process.stderr.write(`bench failed: ${error.stack ?? error}\n`);
     process.exit(1);
   },
