@@ -505,7 +505,7 @@ export function formatReport(results) {
 function formatScale(sc, against) {
   const rows = [["figure", "skillshelf", ...against.header]];
   const fig = (id, label, value) => rows.push([label, value, ...against.cells(id)]);
-  const disk = sc.coldDisk ? "page cache dropped first (--cold-disk)" : "shelf in the page cache";
+  const disk = sc.coldDisk ? "after dropping the page cache: --cold-disk" : "shelf in the page cache";
   fig("scale/cold", `cold start (CLI) → first resources/list, HTTP (${disk})`, formatMs(sc.cold.listingMs));
   fig("scale/listing", `listing size (resources/list result, ${sc.cold.rows} rows)`, formatBytes(sc.cold.listingBytes));
   if (sc.skillsWalk)
@@ -566,7 +566,8 @@ function againstBaseline(results) {
 export function formatBaseline(b) {
   const out = [];
   const rounds = b.rounds > 1 ? `; medians of ${b.rounds} alternated rounds each` : "; the builds alternated section by section";
-  out.push(`### Against the baseline: ${b.ref} (${b.commit} ${b.subject})${rounds}\n`);
+  const subject = b.subject.length > 72 ? `${b.subject.slice(0, 71)}…` : b.subject;
+  out.push(`### Against the baseline: ${b.ref} (${b.commit} ${subject})${rounds}\n`);
   const rows = [["section", "figure", "this build", "baseline", "ours ÷ baseline"]];
   for (const r of b.rows)
     rows.push([r.section, r.label, formatValue(r.ours, r.unit), formatValue(r.base, r.unit), formatAgainst(r.comparison)]);

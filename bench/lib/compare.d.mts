@@ -26,6 +26,7 @@ export interface ComparedRow {
   base: number | null;
   comparison: Comparison | null;
 }
+export function middle(values: readonly number[]): number;
 export function alternation<T>(builds: readonly T[], rounds: number): { build: T; round: number }[];
 export function compareFigure(ours: number | null | undefined, base: number | null | undefined, better: Better): Comparison | null;
 export function formatAgainst(comparison: Comparison | null | undefined): string;

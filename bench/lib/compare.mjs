@@ -2,6 +2,13 @@
 // section's figures as comparable numbers, and each figure as a ratio to the baseline with a flag when it is worse.
 import { formatBytes, formatMs, formatNumber, median } from "./stats.mjs";
 
+/** The middle value, or the mean of the two middle ones (two rounds give their mean, not the lower). */
+export function middle(values) {
+  const sorted = [...values].sort((a, b) => a - b);
+  const half = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? sorted[half] : (sorted[half - 1] + sorted[half]) / 2;
+}
+
 /** A figure this much worse than the baseline's (in %) is flagged. */
 export const WORSE_PCT = 15;
 
@@ -179,7 +186,7 @@ export function compareRuns(oursRounds, baseRounds) {
         entry.values.push(f.value);
         byId.set(f.id, entry);
       }
-    for (const entry of byId.values()) entry.value = median(entry.values);
+    for (const entry of byId.values()) entry.value = middle(entry.values);
     return byId;
   };
   const ours = medians(oursRounds);

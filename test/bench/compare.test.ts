@@ -119,6 +119,15 @@ describe("a run's figures against the baseline's", () => {
     expect(flags.map((f) => f.id)).toEqual(["startup/help"]);
   });
 
+  it("takes the mean of the middle two of an even number of rounds", () => {
+    const { rows } = compareRuns([startup(150, 200, 700), startup(170, 210, 600)], [startup(100, 100, 500), startup(140, 120, 520)]);
+    expect(rows.map((r) => [r.id, r.ours, r.base, formatAgainst(r.comparison)])).toEqual([
+      ["startup/version", 160, 120, "1.33× ⚠ +33 %"],
+      ["startup/help", 205, 110, "1.86× ⚠ +86 %"],
+      ["startup/stdio", 650, 510, "1.27× ⚠ +27 %"],
+    ]);
+  });
+
   it("keeps a figure the baseline has not, with no ratio and no flag", () => {
     const { rows, flags } = compareRuns([startup(150, 160, 700)], [{}]);
     expect(rows.map((r) => [r.id, r.base, r.comparison])).toEqual([
