@@ -379,7 +379,9 @@ main().then(
   () => process.exit(0),
   (error) => {
     disposeBaseline();
-    // A run refused before it measured anything leaves no empty run directory behind.
+    // The run's copy of dist/ goes (the results written so far stay); a run refused before it measured anything
+    // leaves no empty run directory behind.
+    fs.rmSync(path.join(runDir, "app"), { recursive: true, force: true });
     if (fs.readdirSync(runDir).length === 0) fs.rmdirSync(runDir);
     process.stderr.write(`bench failed: ${error.stack ?? error}\n`);
     process.exit(1);

@@ -22,6 +22,7 @@ const SEARCH_QUERIES = 300;
 const RSS_SAMPLE_MS = 250;
 /** A big shelf's server finishes its start (watches, the catch-up rescan) well after its first listing. */
 const IDLE_WAIT_MS = 180_000;
+const START_TIMEOUT_MS = 1_800_000;
 
 /** `count` queries of one to three words of the shelf's descriptions, the same for every build. */
 export function searchQueries(manifest, count, seed) {
@@ -90,8 +91,10 @@ export async function runScaleSuite(ctx, shelf, { coldDisk = false } = {}) {
 
 async function measure(ctx, { n, root, config, cacheDir, skill, coldDisk, out }, manifest) {
   const { projectRoot, log, options } = ctx;
-  const spec = (transport) =>
-    skillshelfSpec({
+  // skillshelf logs its listening line once the shelf is built: minutes at 100,000 skills on 2 shared cores.
+  const spec = (transport) => ({
+    timeoutMs: START_TIMEOUT_MS,
+    ...skillshelfSpec({
       projectRoot,
       appRoot: ctx.appRoot,
       config,
@@ -99,7 +102,8 @@ async function measure(ctx, { n, root, config, cacheDir, skill, coldDisk, out },
       era: "modern",
       extraArgs: ["--cache-dir", cacheDir],
       nodeArgs: ctx.nodeArgs("server"),
-    });
+    }),
+  });
 
   // 1. Cold start over HTTP: no harvest record, and with --cold-disk no page cache either.
   fs.rmSync(cacheDir, { recursive: true, force: true });
