@@ -506,12 +506,17 @@ function formatScale(sc, against) {
   const rows = [["figure", "skillshelf", ...against.header]];
   const fig = (id, label, value) => rows.push([label, value, ...against.cells(id)]);
   const disk = sc.coldDisk ? "after dropping the page cache: --cold-disk" : "shelf in the page cache";
-  fig("scale/cold", `cold start (CLI) → first resources/list, HTTP (${disk})`, formatMs(sc.cold.listingMs));
+  const refused = sc.cold.refused408 ? `; the first ${sc.cold.refused408} request(s) answered 408 and sent again` : "";
+  fig(
+    "scale/cold",
+    `cold start (CLI) → first resources/list, HTTP (${disk}; listening after ${formatMs(sc.cold.readyMs)}${refused})`,
+    formatMs(sc.cold.listingMs),
+  );
   fig("scale/listing", `listing size (resources/list result, ${sc.cold.rows} rows)`, formatBytes(sc.cold.listingBytes));
   if (sc.skillsWalk)
     fig(
       "scale/walk",
-      `skills/list walked to the end right after (${formatNumber(sc.skillsWalk.pages, 0)} pages, ${formatNumber(sc.skillsWalk.skills, 0)} skills)`,
+      `skills/list walked to the end once the server is idle (${formatNumber(sc.skillsWalk.pages, 0)} pages, ${formatNumber(sc.skillsWalk.skills, 0)} skills)`,
       formatMs(sc.skillsWalk.ms),
     );
   if (sc.search) {

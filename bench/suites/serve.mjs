@@ -84,14 +84,24 @@ export async function walkSkills(handle) {
   return { ms: performance.now() - t0, cursors, first, skills };
 }
 
-/** resources/list, timed from the process spawn: the first complete listing. */
-export async function firstListing(handle) {
-  const reply = await handle.send(handle.prepare("resources/list", {}));
+/** resources/list, timed from the process spawn: the first complete listing. With `retry408`, a request the server
+ *  cut off with 408 (its event loop was busy past its headers timeout) is sent again, as a client would, and
+ *  counted in `refused`. */
+export async function firstListing(handle, { retry408 = false } = {}) {
+  let reply = await handle.send(handle.prepare("resources/list", {}));
+  let refused = 0;
+  while (retry408 && reply.status === 408 && refused < 20) {
+    refused++;
+    reply = await handle.send(handle.prepare("resources/list", {}));
+  }
   const doneMs = performance.now() - handle.t0;
   const result = reply.message?.result;
-  if (!result) throw new Error(`resources/list failed: ${JSON.stringify(reply.message)}`);
+  if (!result)
+    throw new Error(
+      `resources/list failed${reply.status === undefined ? "" : ` (HTTP ${reply.status})`}: ${JSON.stringify(reply.message)}; the server's stderr ends: ${String(handle.stderr?.() ?? "").slice(-600)}`,
+    );
   const resultBytes = Buffer.byteLength(JSON.stringify({ resources: result.resources }));
-  return { ms: doneMs, rows: result.resources.length, bytes: resultBytes, wireBytes: reply.bytes };
+  return { ms: doneMs, rows: result.resources.length, bytes: resultBytes, wireBytes: reply.bytes, refused };
 }
 
 function dirHasFiles(dir) {
