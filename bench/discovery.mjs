@@ -9,19 +9,13 @@ import { promisify } from "node:util";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
+import { fileURLToPath } from "node:url";
 import { percentile } from "./lib/stats.mjs";
+import { scriptArgs } from "./lib/args.mjs";
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
-const args = Object.fromEntries(
-  process.argv
-    .slice(2)
-    .map((a) => a.replace(/^--/, "").split("="))
-    .map(([k, v]) => [k, v ?? "true"]),
-);
-const DIST = path.resolve(args.dist ?? path.join(HERE, "../dist"));
+const { args, load } = scriptArgs();
 const ROOT = path.resolve(HERE, "..");
-const load = (file) => import(pathToFileURL(path.join(DIST, file)).href);
 const { loadConfig } = await load("config/index.js");
 const { ShelfService, ShelfReader, ContentCache } = await load("live/index.js");
 const { FULL_SCOPE, FULL_SCOPE_ON, visibleSkills } = await load("resolve/index.js");

@@ -9,10 +9,12 @@
 // files only a fallback read reaches, folders of skills, and citations between files, so every kind of
 // address in the resolver's mix exists. Those extras sit in the first two libraries only (RICH_LIBRARIES), so
 // the listing keeps the shape the speed targets were set on (20 flat libraries: one row each), plus
-// the few rows the extras add. 10,000 skills come to ~30k files and ~157 MB.
+// the few rows the extras add. 10,000 skills come to ~30k files and ~157 MB; 100,000 (the scale section's
+// shelf, the same shape: 5,000 skills a library) to ~300k files and ~1.5 GB.
 import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { parseFlags } from "./lib/args.mjs";
 import { createRandom } from "./lib/random.mjs";
 
 /** Bumped whenever the output changes, so a cached shelf from an older generator is never reused. */
@@ -82,6 +84,9 @@ const pad = (i, width) => String(i).padStart(width, "0");
 
 /** Write the shelf into `out` (replaced) and return its manifest. */
 export function generateShelf({ out, n = 10000, seed = 7, libraries = 20 }) {
+  for (const [name, value] of Object.entries({ n, seed, libraries }))
+    if (!Number.isSafeInteger(value) || value < (name === "seed" ? 0 : 1))
+      throw new Error(`gen-shelf: --${name} must be a whole number${name === "seed" ? "" : " ≥ 1"}, not ${value}`);
   const random = createRandom(seed);
   const pool = buildTextPool(random, 2_000_000);
   fs.rmSync(out, { recursive: true, force: true });
@@ -106,6 +111,8 @@ export function generateShelf({ out, n = 10000, seed = 7, libraries = 20 }) {
     stats.bytes += typeof data === "string" ? Buffer.byteLength(data) : data.length;
   };
 
+  // Five digits up to 100,000 skills (the names of every smaller shelf are unchanged), more beyond.
+  const width = Math.max(5, String(n - 1).length);
   const libs = [];
   for (let l = 0; l < Math.min(libraries, n); l++) {
     const name = `lib-${pad(l, 2)}`;
@@ -131,7 +138,7 @@ export function generateShelf({ out, n = 10000, seed = 7, libraries = 20 }) {
   const lastInFolder = new Map(); // `lib/group` => the previous served skill's name there, for sibling links
   for (let i = 0; i < n; i++) {
     const lib = libs[i % libs.length];
-    const name = `${random.pick(WORDS)}-${random.pick(WORDS)}-${pad(i, 5)}`;
+    const name = `${random.pick(WORDS)}-${random.pick(WORDS)}-${pad(i, width)}`;
     const rich = i % libs.length < RICH_LIBRARIES;
     const group = rich && random.chance(0.6) ? random.pick(GROUPS) : null;
     const dir = group === null ? `skills/${name}` : `skills/${group}/${name}`;
@@ -256,7 +263,7 @@ export function ensureShelf({ baseDir, n, seed, libraries = 20, fresh = false, l
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  const args = Object.fromEntries(process.argv.slice(2).map((a) => a.replace(/^--/, "").split("=")));
+  const args = parseFlags(process.argv.slice(2));
   if (!args.out) {
     process.stderr.write("usage: node bench/gen-shelf.mjs --out=DIR [--n=10000] [--seed=7] [--libraries=20]\n");
     process.exit(2);

@@ -4,20 +4,11 @@
 //   node --expose-gc bench/inproc.mjs --config=FILE --mix=FILE [--passes=5] [--rebuild] [--dist=DIR]
 import fs from "node:fs";
 import path from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
 import { memoryOf } from "./lib/proc.mjs";
 import { percentile } from "./lib/stats.mjs";
+import { scriptArgs } from "./lib/args.mjs";
 
-const HERE = path.dirname(fileURLToPath(import.meta.url));
-const args = Object.fromEntries(
-  process.argv
-    .slice(2)
-    .map((a) => a.replace(/^--/, "").split("="))
-    .map(([k, v]) => [k, v ?? "true"]),
-);
-// --dist: the run's snapshot of the build (bench/run.mjs passes it); the checkout's dist/ by default.
-const DIST = path.resolve(args.dist ?? path.join(HERE, "../dist"));
-const load = (file) => import(pathToFileURL(path.join(DIST, file)).href);
+const { args, load } = scriptArgs();
 
 const memory = () => {
   const m = process.memoryUsage();

@@ -8,18 +8,10 @@ import { promisify } from "node:util";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
+import { scriptArgs } from "./lib/args.mjs";
 
 const run = promisify(execFile);
-const HERE = path.dirname(fileURLToPath(import.meta.url));
-const args = Object.fromEntries(
-  process.argv
-    .slice(2)
-    .map((a) => a.replace(/^--/, "").split("="))
-    .map(([k, v]) => [k, v ?? "true"]),
-);
-const DIST = path.resolve(args.dist ?? path.join(HERE, "../dist"));
-const load = (file) => import(pathToFileURL(path.join(DIST, file)).href);
+const { args, load } = scriptArgs();
 const { parseConfig } = await load("config/index.js");
 const { ShelfService, ShelfReader, ContentCache } = await load("live/index.js");
 const { createHttpApp } = await load("http/index.js");

@@ -2,6 +2,7 @@
 // to the floor (as ours ÷ floor) and the SDK peer (as ours ÷ peer), and the speed targets with pass/miss.
 import { formatBytes, formatMs, formatNumber, formatRatio, formatTable, median } from "./lib/stats.mjs";
 import { formatGuard } from "./guard.mjs";
+import { formatAgainst, formatValue, loadId, WORSE_PCT } from "./lib/compare.mjs";
 
 /** Cores taken by other processes during a measurement above which a row is marked as disturbed. */
 const BUSY_CORES = 0.25;
@@ -162,9 +163,11 @@ export function formatReport(results) {
   if (results.kit?.error) out.push(`SDK peer: ${results.kit.error}`);
   out.push("");
 
-  const figures = [["figure", "skillshelf", "floor", "ours ÷ floor", "SDK peer", "ours ÷ peer"]];
+  const against = againstBaseline(results);
+  const figures = [["figure", "skillshelf", "floor", "ours ÷ floor", "SDK peer", "ours ÷ peer", ...against.header]];
+  const fig = (id, row) => figures.push([...row, ...against.cells(id)]);
   for (const b of results.build ?? []) {
-    figures.push([
+    fig(`build/${b.n}/start`, [
       `harvest + build, ${size(b.n)} skills (ShelfService.start in a fresh process, no watcher)`,
       formatMs(b.inproc.startMs),
       formatMs(b.disk.ms),
@@ -175,7 +178,7 @@ export function formatReport(results) {
   }
   for (const b of results.build ?? []) {
     if (b.inproc.rescanMs !== undefined)
-      figures.push([
+      fig(`build/${b.n}/rescan`, [
         `rescan, nothing changed, ${size(b.n)} (what a watched change runs)`,
         formatMs(b.inproc.rescanMs),
         formatMs(b.disk.ms),
@@ -184,7 +187,7 @@ export function formatReport(results) {
         "—",
       ]);
     if (b.inproc.rebuildMs !== undefined)
-      figures.push([
+      fig(`build/${b.n}/rebuild`, [
         `rebuild, nothing changed, ${size(b.n)} (POST /reindex: all re-read)`,
         formatMs(b.inproc.rebuildMs),
         formatMs(b.disk.ms),
@@ -195,7 +198,7 @@ export function formatReport(results) {
   }
   for (const b of results.build ?? []) {
     const m = b.inproc.memoryAfterGc ?? b.inproc.memoryAfterBuild;
-    figures.push([
+    fig(`build/${b.n}/heap`, [
       `shelf in memory after build, ${size(b.n)} (JS heap + file bytes held)`,
       `${MB(m.heapUsedMB)} + ${MB(m.arrayBuffersMB)}`,
       "—",
@@ -205,7 +208,7 @@ export function formatReport(results) {
     ]);
   }
   for (const b of results.build ?? []) {
-    figures.push([
+    fig(`build/${b.n}/resolve-p50`, [
       `resolve p50, ${size(b.n)} (per call)`,
       formatMs(b.inproc.resolve.p50Ms),
       formatMs(b.inproc.mapFloor.p50Ms),
@@ -213,7 +216,7 @@ export function formatReport(results) {
       "—",
       "—",
     ]);
-    figures.push([
+    fig(`build/${b.n}/resolve-p99`, [
       `resolve p99, ${size(b.n)} (per call)`,
       formatMs(b.inproc.resolve.p99Ms),
       formatMs(b.inproc.mapFloor.p99Ms),
@@ -225,7 +228,7 @@ export function formatReport(results) {
   const s = results.serve;
   if (s) {
     const peer = s.peer ?? {};
-    figures.push([
+    fig("serve/cold", [
       `cold start (CLI) → first resources/list, stdio (median of ${s.cold.length})`,
       formatMs(s.coldMedianMs),
       formatMs(s.floorCold?.listingMs),
@@ -234,7 +237,7 @@ export function formatReport(results) {
       "—",
     ]);
     if (s.coldNoWatch)
-      figures.push([
+      fig("serve/cold-nowatch", [
         "cold start (CLI) → first resources/list, stdio, every plugin `watch: false`",
         formatMs(s.coldNoWatch.listingMs),
         formatMs(s.floorCold?.listingMs),
@@ -242,7 +245,7 @@ export function formatReport(results) {
         "—",
         "—",
       ]);
-    figures.push([
+    fig("serve/cold-http", [
       "cold start (CLI) → first resources/list, HTTP",
       formatMs(s.httpCold?.listingMs),
       "—",
@@ -250,7 +253,7 @@ export function formatReport(results) {
       formatMs(peer.coldListingMs),
       formatRatio(s.httpCold?.listingMs, peer.coldListingMs),
     ]);
-    figures.push([
+    fig("serve/cold-skills", [
       `cold start → skills/list walked to the end (${s.skillsWalk.pages} pages), stdio`,
       formatMs(s.coldSkillsMedianMs),
       "—",
@@ -258,8 +261,8 @@ export function formatReport(results) {
       "—",
       "—",
     ]);
-    figures.push(["restart with the cache", s.cacheWritten ? formatMs(s.warmMedianMs) : "no cache written", "—", "—", "—", "—"]);
-    figures.push([
+    fig("serve/warm", ["restart with the cache", s.cacheWritten ? formatMs(s.warmMedianMs) : "no cache written", "—", "—", "—", "—"]);
+    fig("serve/listing", [
       `listing size (resources/list result, ${s.listing.rows} rows)`,
       formatBytes(s.listing.bytes),
       "—",
@@ -267,7 +270,7 @@ export function formatReport(results) {
       peer.listingBytes ? `${formatBytes(peer.listingBytes)} (${formatNumber(peer.listingRows, 0)} rows)` : "—",
       formatRatio(s.listing.bytes, peer.listingBytes),
     ]);
-    figures.push([
+    fig("serve/skills-page", [
       `skills/list page (${s.skillsWalk.pages > 1 ? "100 skills" : "all"})`,
       formatBytes(s.skillsWalk.firstPageBytes),
       "—",
@@ -276,7 +279,7 @@ export function formatReport(results) {
       "—",
     ]);
     if (s.coldNoWatch)
-      figures.push([
+      fig("serve/rss-nowatch", [
         "RSS after the first listing, stdio, `watch: false` (no load yet)",
         MB(s.coldNoWatch.memory?.peakMB),
         MB(s.memory["floor-stdio"]?.peakMB),
@@ -284,7 +287,7 @@ export function formatReport(results) {
         "—",
         "—",
       ]);
-    figures.push([
+    fig("serve/rss-first", [
       `RSS after the first listing, stdio (no load yet)`,
       MB(median(s.cold.map((c) => c.peakMB))),
       "—",
@@ -292,7 +295,7 @@ export function formatReport(results) {
       MB(s.peer?.memoryAfterStart?.peakMB),
       formatRatio(median(s.cold.map((c) => c.peakMB)), s.peer?.memoryAfterStart?.peakMB),
     ]);
-    figures.push([
+    fig("serve/peak-stdio", [
       "peak RSS, stdio server after its loads",
       MB(s.memory.skillshelfStdio?.peakMB),
       MB(s.memory["floor-stdio"]?.peakMB),
@@ -300,7 +303,7 @@ export function formatReport(results) {
       MB(s.memory.peerStdio?.peakMB),
       formatRatio(s.memory.skillshelfStdio?.peakMB, s.memory.peerStdio?.peakMB),
     ]);
-    figures.push([
+    fig("serve/peak-http", [
       "peak RSS, HTTP server after its loads",
       MB(s.memory.skillshelfHttp?.peakMB),
       MB(s.memory["floor-http"]?.peakMB),
@@ -318,7 +321,7 @@ export function formatReport(results) {
     ]) {
       const ours = ch.skillshelf[key];
       const theirs = pe?.[key];
-      figures.push([
+      fig(`change/${key}/notified`, [
         `${what} → first notification`,
         formatMs(ours.notifiedMs),
         "—",
@@ -326,7 +329,7 @@ export function formatReport(results) {
         formatMs(theirs?.notifiedMs),
         formatRatio(ours.notifiedMs, theirs?.notifiedMs),
       ]);
-      figures.push([
+      fig(`change/${key}/visible`, [
         `${what} → readable`,
         formatMs(ours.visibleMs),
         "—",
@@ -336,13 +339,25 @@ export function formatReport(results) {
       ]);
     }
   }
-  out.push(`### Figures (${size(p.n)}-skill shelf)\n`);
-  out.push(formatTable(figures));
-  out.push("");
+  // A run of sections with tables of their own only (startup, search…) has no rows here.
+  if (figures.length > 1) out.push(`### Figures (${size(p.n)}-skill shelf)\n`, formatTable(figures), "");
 
-  const loadTable = (loads, title) => {
+  const loadTable = (loads, title, prefix) => {
     const rows = [
-      ["workload", "transport", "×", "skillshelf", "p50", "p99", "floor", "ours ÷ floor", "SDK peer", "ours ÷ peer", "wrong answers"],
+      [
+        "workload",
+        "transport",
+        "×",
+        "skillshelf",
+        "p50",
+        "p99",
+        "floor",
+        "ours ÷ floor",
+        "SDK peer",
+        "ours ÷ peer",
+        "wrong answers",
+        ...against.header,
+      ],
     ];
     const keys = [];
     for (const l of loads) {
@@ -367,6 +382,7 @@ export function formatReport(results) {
         peerCell,
         formatRatio(l.perSecond, peer?.perSecond),
         `${l.failures}${peer?.failures ? ` (peer ${peer.failures})` : ""}`,
+        ...against.cells(loadId(prefix, l)),
       ]);
     }
     out.push(`### ${title}\n`);
@@ -378,12 +394,13 @@ export function formatReport(results) {
       );
     out.push("");
   };
-  if (s) loadTable(s.loads, `Throughput and latency (${size(p.n)}-skill shelf; mean answer ${describeSizes(s.loads)})`);
+  if (s) loadTable(s.loads, `Throughput and latency (${size(p.n)}-skill shelf; mean answer ${describeSizes(s.loads)})`, "serve");
   if (results.kdense && !results.kdense.error) {
     const k = results.kdense;
     loadTable(
       k.loads,
       `K-Dense collection (${k.servers.skillshelf.files} files served by skillshelf${k.servers.peer ? `, ${k.servers.peer.files} by the SDK peer` : ""}; every published file, 8 in flight)`,
+      "kdense",
     );
   } else if (results.kdense?.error) out.push(`K-Dense: ${results.kdense.error}\n`);
   if (results.guard) {
@@ -465,18 +482,113 @@ export function formatReport(results) {
   if (results.startup !== undefined) {
     const t = results.startup;
     out.push(`### Start-up (medians of ${t.runs} runs, alternated)\n`);
-    const rows = [["node -e 0", "--version", "help", "stdio serve → initialize answer (example shelf)"]];
-    rows.push([formatMs(t.floorMs), formatMs(t.versionMs), formatMs(t.helpMs), formatMs(t.stdioInitializeMs)]);
+    const rows = [["build", "node -e 0", "--version", "help", "stdio serve → initialize answer (example shelf)"]];
+    const row = (build, x) => [build, formatMs(x.floorMs), formatMs(x.versionMs), formatMs(x.helpMs), formatMs(x.stdioInitializeMs)];
+    rows.push(row("this", t));
+    const b = results.baseline?.results?.startup;
+    if (b) rows.push(row(`baseline ${results.baseline.commit}`, b));
     out.push(formatTable(rows));
     out.push("");
   }
 
+  if (results.scale) out.push(...formatScale(results.scale, against), "");
+
   const targets = evaluateTargets(results);
   const rows = [["figure", "target", "measured", "verdict"]];
   for (const t of targets) rows.push([t.figure, t.target, t.measured, t.pass === null ? "n/a" : t.pass ? "pass" : "**miss**"]);
-  out.push(`### Targets (${size(p.n)}-skill shelf)\n`);
-  out.push(formatTable(rows));
+  if (rows.length > 1) out.push(`### Targets (${size(p.n)}-skill shelf)\n`, formatTable(rows));
+  if (results.baseline) out.push("", ...formatBaseline(results.baseline));
   return out.join("\n");
+}
+
+/** The scale section: one server on the big shelf from its cold start to a restart. */
+function formatScale(sc, against) {
+  const rows = [["figure", "skillshelf", ...against.header]];
+  const fig = (id, label, value) => rows.push([label, value, ...against.cells(id)]);
+  const disk = sc.coldDisk ? "after dropping the page cache: --cold-disk" : "shelf in the page cache";
+  const refused = sc.cold.refused408 ? `; the first ${sc.cold.refused408} request(s) answered 408 and sent again` : "";
+  fig(
+    "scale/cold",
+    `cold start (CLI) → first resources/list, HTTP (${disk}; listening after ${formatMs(sc.cold.readyMs)}${refused})`,
+    formatMs(sc.cold.listingMs),
+  );
+  fig("scale/listing", `listing size (resources/list result, ${sc.cold.rows} rows)`, formatBytes(sc.cold.listingBytes));
+  if (sc.skillsWalk)
+    fig(
+      "scale/walk",
+      `skills/list walked to the end once the server is idle (${formatNumber(sc.skillsWalk.pages, 0)} pages, ${formatNumber(sc.skillsWalk.skills, 0)} skills)`,
+      formatMs(sc.skillsWalk.ms),
+    );
+  if (sc.search) {
+    fig("scale/search-first", "first search_skills (builds the index)", formatMs(sc.search.firstMs));
+    fig(
+      "scale/search-p99",
+      `search_skills p99 once built (${sc.search.queries} queries, one at a time; p50 ${formatMs(sc.search.p50Ms)})`,
+      formatMs(sc.search.p99Ms),
+    );
+  }
+  if (sc.load)
+    fig(
+      "scale/load",
+      `read-mix, HTTP 2026, 8 in flight (p50 ${formatMs(sc.load.p50Ms)}, p99 ${formatMs(sc.load.p99Ms)}, ${sc.load.failures} wrong answers)${(sc.load.othersCores ?? 0) > BUSY_CORES ? " †" : ""}`,
+      rate(sc.load.perSecond),
+    );
+  fig("scale/rss-first", "RSS after the first listing, HTTP", MB(sc.cold.rssMB));
+  if (sc.memory) {
+    fig(
+      "scale/rss-steady",
+      `steady RSS under that load (median of ${sc.memory.samples} samples, highest ${MB(sc.memory.maxSampledMB)})`,
+      MB(sc.memory.steadyMB),
+    );
+    fig("scale/rss-peak", "peak RSS of the HTTP server (VmHWM: its start included)", MB(sc.memory.peakMB));
+  }
+  if (sc.restart) fig("scale/restart", "restart with the cache → first resources/list, stdio", formatMs(sc.restart.listingMs));
+  if (sc.change) {
+    fig("scale/edit", "edit a subscribed SKILL.md → first notification", formatMs(sc.change.edit.notifiedMs));
+    fig("scale/edit-visible", "edit a subscribed SKILL.md → readable", formatMs(sc.change.edit.visibleMs));
+    fig("scale/add", "add a skill → first notification", formatMs(sc.change.add.notifiedMs));
+  }
+  return [
+    `### Scale (${formatNumber(sc.n, 0)} skills, ${formatNumber(sc.files, 0)} files, ${formatBytes(sc.bytes)}; others took ${formatNumber(sc.cold.othersCores, 1)} cores during the cold start)\n`,
+    formatTable(rows),
+  ];
+}
+
+/** The two columns a figure gets in a run with --baseline (none without): the baseline's value, ours ÷ it. */
+function againstBaseline(results) {
+  if (!results.baseline) return { header: [], cells: () => [] };
+  const byId = new Map(results.baseline.rows.map((row) => [row.id, row]));
+  return {
+    header: ["baseline", "ours ÷ baseline"],
+    cells: (id) => {
+      const row = byId.get(id);
+      return row ? [formatValue(row.base, row.unit), formatAgainst(row.comparison)] : ["—", "—"];
+    },
+  };
+}
+
+/** Every figure against the baseline, the sections it could not run, and the flags last. */
+export function formatBaseline(b) {
+  const out = [];
+  const rounds = b.rounds > 1 ? `; medians of ${b.rounds} alternated rounds each` : "; the builds alternated section by section";
+  const subject = b.subject.length > 72 ? `${b.subject.slice(0, 71)}…` : b.subject;
+  out.push(`### Against the baseline: ${b.ref} (${b.commit} ${subject})${rounds}\n`);
+  const rows = [["section", "figure", "this build", "baseline", "ours ÷ baseline"]];
+  for (const r of b.rows)
+    rows.push([r.section, r.label, formatValue(r.ours, r.unit), formatValue(r.base, r.unit), formatAgainst(r.comparison)]);
+  out.push(formatTable(rows));
+  const missing = Object.entries(b.notInBaseline ?? {});
+  if (missing.length) {
+    out.push("");
+    for (const [section, why] of missing) out.push(`- ${section}: ${why}`);
+  }
+  out.push("", `### Worse than the baseline by more than ${WORSE_PCT} %\n`);
+  if (b.flags.length === 0) out.push("None.");
+  for (const f of b.flags)
+    out.push(
+      `- ${f.section}: ${f.label}: ${formatValue(f.ours, f.unit)} vs ${formatValue(f.base, f.unit)} (${formatAgainst(f.comparison)})`,
+    );
+  return out;
 }
 
 function describeSizes(loads) {

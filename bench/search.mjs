@@ -6,19 +6,13 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
+import { fileURLToPath } from "node:url";
 import MiniSearch from "minisearch";
 import { percentile } from "./lib/stats.mjs";
+import { scriptArgs } from "./lib/args.mjs";
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
-const args = Object.fromEntries(
-  process.argv
-    .slice(2)
-    .map((a) => a.replace(/^--/, "").split("="))
-    .map(([k, v]) => [k, v ?? "true"]),
-);
-const DIST = path.resolve(args.dist ?? path.join(HERE, "../dist"));
-const load = (file) => import(pathToFileURL(path.join(DIST, file)).href);
+const { args, load } = scriptArgs();
 const { loadConfig } = await load("config/index.js");
 const { ShelfService, ShelfReader, ContentCache } = await load("live/index.js");
 const { FULL_SCOPE_ON, visibleSkills, FULL_SCOPE } = await load("resolve/index.js");

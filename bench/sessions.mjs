@@ -12,15 +12,11 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { memoryOf, spawnHttpServer, stop, waitIdle } from "./lib/proc.mjs";
 import { percentile } from "./lib/stats.mjs";
+import { scriptArgs } from "./lib/args.mjs";
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const PROJECT = path.resolve(HERE, "..");
-const args = Object.fromEntries(
-  process.argv
-    .slice(2)
-    .map((a) => a.replace(/^--/, "").split("="))
-    .map(([k, v]) => [k, v ?? "true"]),
-);
+const { args } = scriptArgs();
 const steps = (args.steps ?? "1,200,1000").split(",").map(Number);
 const warmup = Number(args.warmup ?? 20);
 const LISTENING = /listening on http:\/\/127\.0\.0\.1:(\d+)\/mcp/;

@@ -16,20 +16,14 @@ import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
 import { ensureShelf } from "./gen-shelf.mjs";
 import { createRandom } from "./lib/random.mjs";
 import { HttpRpc } from "./lib/http-client.mjs";
 import { freePort } from "./lib/proc.mjs";
 import { median, percentile, runLoad } from "./lib/stats.mjs";
+import { scriptArgs } from "./lib/args.mjs";
 
-const HERE = path.dirname(fileURLToPath(import.meta.url));
-const args = Object.fromEntries(
-  process.argv
-    .slice(2)
-    .map((a) => a.replace(/^--/, "").split("="))
-    .map(([k, v]) => [k, v ?? "true"]),
-);
+const { args, load } = scriptArgs();
 const N = Number(args.n ?? 10_000);
 const SEED = Number(args.seed ?? 7);
 const READS = Number(args.reads ?? 1_000_000);
@@ -37,8 +31,6 @@ const DAYS = Number(args.days ?? 30);
 const ROUNDS = Number(args.rounds ?? 5);
 const ROUND_READS = Number(args["round-reads"] ?? 20_000);
 const WORK = fs.mkdtempSync(path.join(os.tmpdir(), "skillshelf-bench-usage-"));
-const DIST = path.resolve(args.dist ?? path.join(HERE, "../dist"));
-const load = (file) => import(pathToFileURL(path.join(DIST, file)).href);
 const { loadConfig } = await load("config/index.js");
 const { ShelfService, ShelfReader, ContentCache } = await load("live/index.js");
 const { FULL_SCOPE, FULL_SCOPE_ON, visibleSkills } = await load("resolve/index.js");

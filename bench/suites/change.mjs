@@ -21,7 +21,8 @@ async function visibleAfter(handle, uri, needle, t0) {
   return null;
 }
 
-async function measureChanges(handle, shelfDir, skill, uriOf) {
+/** Edit `skill`'s SKILL.md on `shelfDir`, then add a skill beside it. */
+export async function measureChanges(handle, shelfDir, skill, uriOf) {
   const out = {};
   const skillMd = path.join(shelfDir, skill.lib, skill.dir, "SKILL.md");
   const uri = uriOf(skill);

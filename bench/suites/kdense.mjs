@@ -82,6 +82,8 @@ export async function runKDenseSuite(ctx) {
     await peerHttp.close();
   }
 
+  // The floor does not change with the build: measured beside this checkout's build only (not a --baseline's).
+  if (ctx.references === false) return out;
   log("k-dense: the floor");
   const meanUri = ourUris.reduce((sum, uri) => sum + uri.length, 0) / ourUris.length;
   for (const [transport, era] of [

@@ -66,7 +66,7 @@ export async function loadWorkload(handle, workload, concurrency, ctx, { peer = 
 }
 
 /** Walk skills/list to the end: the cursors of every page, the first page's result, the time it took. */
-async function walkSkills(handle) {
+export async function walkSkills(handle) {
   const t0 = performance.now();
   const cursors = [null];
   let first = null;
@@ -84,14 +84,24 @@ async function walkSkills(handle) {
   return { ms: performance.now() - t0, cursors, first, skills };
 }
 
-/** resources/list, timed from the process spawn: the first complete listing. */
-async function firstListing(handle) {
-  const reply = await handle.send(handle.prepare("resources/list", {}));
+/** resources/list, timed from the process spawn: the first complete listing. With `retry408`, a request the server
+ *  cut off with 408 (its event loop was busy past its headers timeout) is sent again, as a client would, and
+ *  counted in `refused`. */
+export async function firstListing(handle, { retry408 = false } = {}) {
+  let reply = await handle.send(handle.prepare("resources/list", {}));
+  let refused = 0;
+  while (retry408 && reply.status === 408 && refused < 20) {
+    refused++;
+    reply = await handle.send(handle.prepare("resources/list", {}));
+  }
   const doneMs = performance.now() - handle.t0;
   const result = reply.message?.result;
-  if (!result) throw new Error(`resources/list failed: ${JSON.stringify(reply.message)}`);
+  if (!result)
+    throw new Error(
+      `resources/list failed${reply.status === undefined ? "" : ` (HTTP ${reply.status})`}: ${JSON.stringify(reply.message)}; the server's stderr ends: ${String(handle.stderr?.() ?? "").slice(-600)}`,
+    );
   const resultBytes = Buffer.byteLength(JSON.stringify({ resources: result.resources }));
-  return { ms: doneMs, rows: result.resources.length, bytes: resultBytes, wireBytes: reply.bytes };
+  return { ms: doneMs, rows: result.resources.length, bytes: resultBytes, wireBytes: reply.bytes, refused };
 }
 
 function dirHasFiles(dir) {
@@ -236,34 +246,37 @@ export async function runServeSuite(ctx, shelf) {
   out.memory.skillshelfHttp = http.memory();
   await http.close();
 
-  // The floor, with a read body as large as skillshelf's mean answer on the same workload and transport.
-  log(`serve ${n}: the floor`);
-  const envelope = {};
-  for (const [transport, era] of [
-    ["stdio", "legacy"],
-    ["http", "modern"],
-    ["http", "legacy"],
-  ]) {
-    const probe = await startServer(floorSpec({ projectRoot, transport, era, readBytes: 0 }));
-    if (transport === "stdio") out.floorCold = { listingMs: (await firstListing(probe)).ms };
-    const reply = await probe.send(probe.prepare("resources/read", { uri: mixWorkload.calls[0].params.uri }));
-    envelope[`${transport}/${era}`] = reply.bytes - mixWorkload.calls[0].params.uri.length;
-    await probe.close();
-  }
-  const floorRuns = [
-    ["stdio", "legacy", workloads, levels],
-    ["http", "modern", workloads, levels],
-    ["http", "legacy", [mixWorkload, readSkillMd], [Math.max(...levels)]],
-  ];
-  for (const [transport, era, list, conc] of floorRuns) {
-    for (const workload of list) {
-      const key = `${transport}/${era}/${workload.id}`;
-      const uriLength = workload.calls.reduce((sum, call) => sum + (call.params.uri?.length ?? 0), 0) / workload.calls.length;
-      const readBytes = Math.max(0, (meanBytes[key] ?? 0) - envelope[`${transport}/${era}`] - uriLength);
-      const handle = await startServer(floorSpec({ projectRoot, transport, era, readBytes, skillsFile }));
-      for (const c of conc) out.loads.push(await loadWorkload(handle, workload, c, ctx, { floor: true }));
-      out.memory[`floor-${transport}`] = handle.memory();
-      await handle.close();
+  // The floor, with a read body as large as skillshelf's mean answer on the same workload and transport; it does
+  // not change with the build, so it is measured beside this checkout's build only (not a --baseline's).
+  if (ctx.references !== false) {
+    log(`serve ${n}: the floor`);
+    const envelope = {};
+    for (const [transport, era] of [
+      ["stdio", "legacy"],
+      ["http", "modern"],
+      ["http", "legacy"],
+    ]) {
+      const probe = await startServer(floorSpec({ projectRoot, transport, era, readBytes: 0 }));
+      if (transport === "stdio") out.floorCold = { listingMs: (await firstListing(probe)).ms };
+      const reply = await probe.send(probe.prepare("resources/read", { uri: mixWorkload.calls[0].params.uri }));
+      envelope[`${transport}/${era}`] = reply.bytes - mixWorkload.calls[0].params.uri.length;
+      await probe.close();
+    }
+    const floorRuns = [
+      ["stdio", "legacy", workloads, levels],
+      ["http", "modern", workloads, levels],
+      ["http", "legacy", [mixWorkload, readSkillMd], [Math.max(...levels)]],
+    ];
+    for (const [transport, era, list, conc] of floorRuns) {
+      for (const workload of list) {
+        const key = `${transport}/${era}/${workload.id}`;
+        const uriLength = workload.calls.reduce((sum, call) => sum + (call.params.uri?.length ?? 0), 0) / workload.calls.length;
+        const readBytes = Math.max(0, (meanBytes[key] ?? 0) - envelope[`${transport}/${era}`] - uriLength);
+        const handle = await startServer(floorSpec({ projectRoot, transport, era, readBytes, skillsFile }));
+        for (const c of conc) out.loads.push(await loadWorkload(handle, workload, c, ctx, { floor: true }));
+        out.memory[`floor-${transport}`] = handle.memory();
+        await handle.close();
+      }
     }
   }
 
