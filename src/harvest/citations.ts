@@ -7,6 +7,11 @@ import { Lexer, type Token, type Tokens } from "marked";
  *  the skill's folder as `${CLAUDE_SKILL_DIR}` is (address/placeholders.ts). */
 const PLACEHOLDER_PATH = /(?:\$\{CLAUDE_(?:SKILL_DIR|PLUGIN_ROOT)\}|\{baseDir\})[^\s)\]"'`<>,;]*/g;
 
+/** What every link or image needs somewhere in the text: a bracket (inline, reference, image), an angle bracket (an
+ *  autolink), or what GFM turns into a link by itself (a scheme, `www.`, an e-mail address). A body with none of them
+ *  holds no link, and is not lexed. */
+const MAY_LINK = /[[<@]|:\/\/|www\./;
+
 /** Every link and image target under `tokens`, in document order; tables' cells and lists' items included. */
 function collectTargets(tokens: readonly Token[], found: string[]): void {
   for (const token of tokens) {
@@ -31,7 +36,7 @@ function collectTargets(tokens: readonly Token[], found: string[]): void {
  *  instruction to run that file). */
 export function findCitations(body: string): string[] {
   const found: string[] = [];
-  collectTargets(new Lexer({ gfm: true }).lex(body), found);
+  if (MAY_LINK.test(body)) collectTargets(new Lexer({ gfm: true }).lex(body), found);
   // Sentence punctuation after a path is prose, not part of it: `see ${CLAUDE_SKILL_DIR}/a.md.` cites `a.md`.
   for (const match of body.matchAll(PLACEHOLDER_PATH)) found.push(match[0].replace(/[.:!?]+$/, ""));
   // Copies, not slices: a match is a view of the whole body, which it would otherwise keep alive in the shelf.

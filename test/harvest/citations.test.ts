@@ -103,3 +103,17 @@ test("links in table headers, nested lists and emphasis cite; an empty target do
   ].join("\n");
   expect(findCitations(body)).toEqual(["h.md", "c.md", "nested.md", "em.md", "i.png"]);
 });
+
+test("a body is lexed only when it may hold a link: every kind of link still cites, and text without one is not lexed", () => {
+  // Each needs one of the prefilter's marks: a bracket, an angle bracket, a scheme, www. or an e-mail address.
+  expect(findCitations("Run [the script](scripts/a.sh).")).toEqual(["scripts/a.sh"]);
+  expect(findCitations("See [the guide][g].\n\n[g]: docs/guide.md\n")).toEqual(["docs/guide.md"]);
+  expect(findCitations("Open <skill://lib/tools/run.sh> first.")).toEqual(["skill://lib/tools/run.sh"]);
+  expect(findCitations("Docs at www.example.com today.")).toEqual(["http://www.example.com"]);
+  expect(findCitations("Docs at https://example.com/a today.")).toEqual(["https://example.com/a"]);
+  expect(findCitations("Write to ops@example.com.")).toEqual(["mailto:ops@example.com"]);
+  // Without any of them marked finds no link either (the prefilter only skips work): parentheses, paths, colons.
+  const plain = "Run scripts/a.sh (see docs/guide.md): then `tools/run.sh` and *notes.md* - done.\n\n    indented/code.md\n";
+  expect(findCitations(plain)).toEqual([]);
+  expect(findCitations(`${plain}\${CLAUDE_SKILL_DIR}/scripts/b.sh`)).toEqual(["${CLAUDE_SKILL_DIR}/scripts/b.sh"]);
+});
