@@ -1,5 +1,6 @@
 // Instructions aimed at the agent's safety: to ignore its instructions, hide what it does, skip confirmations, or
 // send secrets somewhere.
+import type { Triggers } from "./prefilter.js";
 import { g, instructionWeight, matches, type TextRule } from "./rule.js";
 import type { Severity } from "./types.js";
 
@@ -51,6 +52,7 @@ function instructionRule(
   patterns: readonly RegExp[],
   negatable: boolean,
   gate: RegExp,
+  triggers: Triggers,
 ): TextRule {
   return {
     id,
@@ -59,6 +61,7 @@ function instructionRule(
     fix,
     applies: "all",
     gate,
+    triggers,
     *find(view) {
       for (const hit of matches(view, patterns, instructionWeight(severity))) {
         if (negatable && NEGATED.test(view.text.slice(Math.max(0, hit.offset - 40), hit.offset))) continue;
@@ -76,6 +79,10 @@ export const agentOverride = instructionRule(
   OVERRIDE,
   true,
   /ignore|disregard|forget|override|bound by|bypass|disable/i,
+  [
+    ["ignore", "disregard", "forget", "override", "bound by", "bypass", "disable"],
+    ["instructions", "prompt", "rules", "guidelines", "directives", "messages", "bound by", "safety", "security"],
+  ],
 );
 export const agentConceal = instructionRule(
   "agent-conceal",
@@ -85,6 +92,7 @@ export const agentConceal = instructionRule(
   CONCEAL,
   false,
   /user/i,
+  [["user"], ["tell", "inform", "notify", "alert", "let", "hide", "keep"]],
 );
 export const agentNoConfirm = instructionRule(
   "agent-no-confirm",
@@ -94,6 +102,10 @@ export const agentNoConfirm = instructionRule(
   NO_CONFIRM,
   false,
   /confirmation|permission|approval|consent/i,
+  [
+    ["confirmation", "permission", "approval", "consent"],
+    ["do not", "don", "never", "without", "dangerously", "disable", "bypass", "skip", "turn off"],
+  ],
 );
 export const agentExfiltrate = instructionRule(
   "agent-exfiltrate",
@@ -103,4 +115,21 @@ export const agentExfiltrate = instructionRule(
   EXFILTRATE,
   true,
   /send|upload|post|transmit|forward|exfiltrate|copy|report/i,
+  [
+    ["send", "upload", "post", "transmit", "forward", "exfiltrate", "copy", "report"],
+    [
+      "environment variables",
+      "env vars",
+      "credentials",
+      "secrets",
+      "keys",
+      "tokens",
+      "passwords",
+      "cookies",
+      "id_rsa",
+      ".env",
+      "~/.ssh",
+      "~/.aws",
+    ],
+  ],
 );

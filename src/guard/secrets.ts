@@ -1,6 +1,7 @@
 // Secrets shipped in a skill, by secretlint's recommended rule set (private keys, cloud, API and chat tokens):
 // a well-kept list of patterns, not one of our own.
 import type { lintSource } from "@secretlint/core";
+import type { Triggers } from "./prefilter.js";
 import type { FileFinding, Severity } from "./types.js";
 
 type Lint = typeof lintSource;
@@ -39,6 +40,30 @@ const MAY_HOLD_SECRET: readonly RegExp[] = [
   /(mongodb(\+srv)?|mysqlx?|postgres(ql)?):\/\//i,
 ];
 
+/** The literals MAY_HOLD_SECRET's conditions cannot match without, for the text rules' one pass (prefilter.ts):
+ *  the first covers every condition but the credentials in a URL, which need both `://` and `@`. A text that
+ *  meets neither is not tested further. */
+export const SECRET_TRIGGERS: readonly Triggers[] = [
+  [
+    [
+      ...["a3t", "akia", "agpa", "aida", "aroa", "aipa", "anpa", "anva", "asia"],
+      ...["secretaccesskey", "secret_accesskey", "secretaccess_key", "secret_access_key", "account", "private key"],
+      ...["x-oauth-basic@", "_authtoken=", "npm_", "xoxb-", "xoxp-", "xoxa-", "xoxo-", "xoxr-", "xapp-", "hooks.slack.com/services"],
+      ...["t3blbkfj", "sk-ant-api0", "lin_api_", "sg.", "shppa_", "shpca_", "shpat_", "shpss_", "ghp_", "gho_", "ghu_", "ghs_", "ghr_"],
+      ...["github_pat_", "ops_ey", "mongodb://", "mongodb+srv://", "mysql://", "mysqlx://", "postgres://", "postgresql://"],
+    ],
+  ],
+  [["://"], ["@"]],
+];
+
+/** The last text the text rules' pass read, and whether it met SECRET_TRIGGERS: checkFileText checks the text
+ *  rules, then the secrets, of the same text. */
+let scanned: { readonly text: string; readonly mayHold: boolean } | undefined;
+
+export function noteSecretScan(text: string, mayHold: boolean): void {
+  scanned = { text, mayHold };
+}
+
 /** `@secretlint/secretlint-rule-aws` → `aws`. */
 function shortId(ruleId: string): string {
   return ruleId.replace(/^@secretlint\/secretlint-rule-/, "");
@@ -47,6 +72,7 @@ function shortId(ruleId: string): string {
 /** secretlint reads nothing but the text given (no file is opened: `noPhysicFilePath`); the secret's value never
  *  appears in a reason (`maskSecrets`). */
 export async function checkSecrets(text: string, path: string): Promise<FileFinding[]> {
+  if (scanned !== undefined && scanned.text === text && !scanned.mayHold) return [];
   if (!MAY_HOLD_SECRET.some((condition) => condition.test(text))) return [];
   const dot = path.lastIndexOf(".");
   const { lint, config } = await loadEngine();
