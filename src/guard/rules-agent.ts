@@ -92,7 +92,13 @@ export const agentConceal = instructionRule(
   CONCEAL,
   false,
   /user/i,
-  [["user"], ["tell", "inform", "notify", "alert", "let", "hide", "keep"]],
+  [
+    ["\\buser\\b"],
+    [
+      ...["\\btell\\b", "\\binform\\b", "\\bnotify\\b", "\\balert\\b", "\\blet\\b", "\\bhide\\b", "\\bkeep\\b"],
+      ...["\\btelling\\b", "\\binforming\\b", "\\bnotifying\\b", "\\balerting\\b"],
+    ],
+  ],
 );
 export const agentNoConfirm = instructionRule(
   "agent-no-confirm",

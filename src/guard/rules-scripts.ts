@@ -76,7 +76,14 @@ export const fetchExecute = commandRule(
   "fetches code from the network (or decodes it) and executes it unseen",
   "Ship the script in the skill (or pin it by digest) instead of piping a download into a shell.",
   FETCH_EXECUTE,
-  [["curl", "wget", "iex", "iwr", "irm", "invoke-", "downloadstring", "base64"]],
+  [
+    ["curl", "wget", "iex", "iwr", "irm", "invoke-", "downloadstring", "base64"],
+    // What the patterns hold, word boundaries kept (`irm` alone is in "confirm").
+    [
+      ...["\\bcurl\\b", "\\bwget\\b", "\\biex\\b", "invoke-expression", "\\biwr\\b", "\\birm\\b", "invoke-webrequest"],
+      ...["invoke-restmethod", "downloadstring(", "\\bbase64\\b", "b64decode", "atob", "buffer.from(", "frombase64string"],
+    ],
+  ],
   /curl|wget|iex|iwr|irm|invoke-|downloadstring|base64/i,
 );
 export const reverseShell = commandRule(

@@ -22,22 +22,23 @@ function loadEngine(): Promise<{ lint: Lint; config: LintConfig }> {
 const LESS_GRAVE: ReadonlySet<string> = new Set(["basicauth", "database-connection-string"]);
 
 /** For each rule of the recommended preset (version 11.7), a condition its pattern cannot match without, read off
- *  the rule's own pattern: AWS key ids, `secret_access_key` and `account_id` followed by a value, PEM private keys
- *  (also inside a GCP service-account JSON), npm, Slack, basic auth in a URL, OpenAI (`T3BlbkFJ` in every key),
- *  Anthropic, Linear, SendGrid, Shopify, GitHub and 1Password tokens, and database connection strings. Text that
+ *  the rule's own pattern: AWS key ids, `secret_access_key` followed by a 40-character value and `account_id`
+ *  followed by a number, PEM private keys (also inside a GCP service-account JSON), npm, Slack, basic auth in a
+ *  URL, OpenAI (`T3BlbkFJ` in every key), Anthropic, Linear, SendGrid, Shopify, GitHub and 1Password tokens, and
+ *  database connection strings with a user and password (the rule reports none without both). Text that
  *  meets none cannot hold a finding and never reaches secretlint, whose per-call set-up and profiler are most of
  *  its cost (the profiler keeps every call's marks, so its cost per call grows with the calls before it). A new
  *  preset version is re-read against this list when the package is bumped. */
 const MAY_HOLD_SECRET: readonly RegExp[] = [
   /\b(A3T[A-Z0-9]|AKIA|AGPA|AIDA|AROA|AIPA|ANPA|ANVA|ASIA)[A-Z0-9]{16}/,
-  /secret_?access_?key/i,
+  /secret_?access_?key["']?\s*(:|=>|=)\s*["']?[A-Za-z0-9/+=]{40}/i,
   /account_?(id)?["']?\s*(:|=>|=)\s*["']?[0-9]{4}/i,
   /PRIVATE KEY/,
   /x-oauth-basic@|_authToken=|npm_[A-Za-z0-9_]{36}/,
   /\b(xox[bpaor]|xapp)-|hooks\.slack\.com\/services/i,
   /(https?|ftps?):\/\/[-\w]{1,256}:[-\w]{1,256}@/,
   /T3BlbkFJ|sk-ant-api0|lin_api_|SG\.\w+\.\w|shp(pa|ca|at|ss)_|gh[pousr]_[A-Za-z0-9_]{36}|github_pat_|ops_ey/,
-  /(mongodb(\+srv)?|mysqlx?|postgres(ql)?):\/\//i,
+  /(mongodb(\+srv)?|mysqlx?|postgres(ql)?):\/\/[^:/\s]{1,100}:[^@/\s]{1,200}@/i,
 ];
 
 /** The literals MAY_HOLD_SECRET's conditions cannot match without, for the text rules' one pass (prefilter.ts):
