@@ -79,9 +79,28 @@ export const agentOverride = instructionRule(
   OVERRIDE,
   true,
   /ignore|disregard|forget|override|bound by|bypass|disable/i,
+  // The patterns' words, their word boundaries kept.
   [
-    ["ignore", "disregard", "forget", "override", "bound by", "bypass", "disable"],
-    ["instructions", "prompt", "rules", "guidelines", "directives", "messages", "bound by", "safety", "security"],
+    [
+      "\\bignore\\b",
+      "\\bdisregard\\b",
+      "\\bforget\\b",
+      "\\boverride\\b",
+      "\\bbypass\\b",
+      "\\bdisable\\b",
+      "\\byou are no longer bound by\\b",
+    ],
+    [
+      "\\binstructions\\b",
+      "\\brules\\b",
+      "\\bguidelines\\b",
+      "\\bdirectives\\b",
+      "\\bmessages\\b",
+      "\\bsafety\\b",
+      "\\bsecurity\\b",
+      "\\bprompt",
+      "no longer bound by",
+    ],
   ],
 );
 export const agentConceal = instructionRule(
@@ -109,8 +128,19 @@ export const agentNoConfirm = instructionRule(
   false,
   /confirmation|permission|approval|consent/i,
   [
-    ["confirmation", "permission", "approval", "consent"],
-    ["do not", "don", "never", "without", "dangerously", "disable", "bypass", "skip", "turn off"],
+    ["\\bconfirmation", "\\bpermission", "\\bapproval", "\\bconsent"],
+    [
+      "\\bdo not\\b",
+      "\\bdon't\\b",
+      "\\bdont\\b",
+      "\\bnever\\b",
+      "\\bwithout\\b",
+      "\\bdisable\\b",
+      "\\bbypass\\b",
+      "\\bskip\\b",
+      "\\bturn off\\b",
+      "--dangerously-skip-permissions",
+    ],
   ],
 );
 export const agentExfiltrate = instructionRule(
@@ -122,20 +152,22 @@ export const agentExfiltrate = instructionRule(
   true,
   /send|upload|post|transmit|forward|exfiltrate|copy|report/i,
   [
-    ["send", "upload", "post", "transmit", "forward", "exfiltrate", "copy", "report"],
+    ["\\bsend\\b", "\\bupload\\b", "\\bpost\\b", "\\btransmit\\b", "\\bforward\\b", "\\bexfiltrate\\b", "\\bcopy\\b", "\\breport\\b"],
     [
-      "environment variables",
-      "env vars",
-      "credentials",
-      "secrets",
-      "keys",
-      "tokens",
-      "passwords",
-      "cookies",
-      "id_rsa",
-      ".env",
+      "\\benvironment variables\\b",
+      "\\benv vars\\b",
+      "\\bcredentials\\b",
+      "\\bsecrets\\b",
+      "\\bpasswords\\b",
+      "\\bcookies\\b",
+      "\\bid_rsa\\b",
+      "keys\\b",
+      "tokens\\b",
+      ".env\\b",
       "~/.ssh",
       "~/.aws",
     ],
+    // Where to: a URL, a domain and path, or a word for one.
+    ["://", "/", "url", "endpoint", "webhook", "server", "address", "external", "remote"],
   ],
 );
