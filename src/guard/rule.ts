@@ -1,5 +1,6 @@
 // What a text rule is, and the helpers the rule families share: every match of a list of patterns, weighed by
 // where it sits (a script, a fenced block, prose) and what surrounds it.
+import type { Triggers } from "./prefilter.js";
 import { contextOf, type MatchContext, type TextView } from "./text.js";
 import { milder, type Severity } from "./types.js";
 
@@ -18,6 +19,9 @@ export interface TextRule {
   readonly applies: "all" | "markdown";
   /** A cheap test every match passes (a literal each pattern needs): a file failing it is not scanned further. */
   readonly gate?: RegExp;
+  /** Groups of literals, each met by any text the rule finds something in (see prefilter.ts): a text that misses
+   *  a group is not read by the rule at all. Without, the rule reads every text it applies to. */
+  readonly triggers?: Triggers;
   find(view: TextView): Iterable<Hit>;
 }
 

@@ -1,5 +1,6 @@
 // Instructions aimed at the agent's safety: to ignore its instructions, hide what it does, skip confirmations, or
 // send secrets somewhere.
+import type { Triggers } from "./prefilter.js";
 import { g, instructionWeight, matches, type TextRule } from "./rule.js";
 import type { Severity } from "./types.js";
 
@@ -51,6 +52,7 @@ function instructionRule(
   patterns: readonly RegExp[],
   negatable: boolean,
   gate: RegExp,
+  triggers: Triggers,
 ): TextRule {
   return {
     id,
@@ -59,6 +61,7 @@ function instructionRule(
     fix,
     applies: "all",
     gate,
+    triggers,
     *find(view) {
       for (const hit of matches(view, patterns, instructionWeight(severity))) {
         if (negatable && NEGATED.test(view.text.slice(Math.max(0, hit.offset - 40), hit.offset))) continue;
@@ -76,6 +79,29 @@ export const agentOverride = instructionRule(
   OVERRIDE,
   true,
   /ignore|disregard|forget|override|bound by|bypass|disable/i,
+  // The patterns' words, their word boundaries kept.
+  [
+    [
+      "\\bignore\\b",
+      "\\bdisregard\\b",
+      "\\bforget\\b",
+      "\\boverride\\b",
+      "\\bbypass\\b",
+      "\\bdisable\\b",
+      "\\byou are no longer bound by\\b",
+    ],
+    [
+      "\\binstructions\\b",
+      "\\brules\\b",
+      "\\bguidelines\\b",
+      "\\bdirectives\\b",
+      "\\bmessages\\b",
+      "\\bsafety\\b",
+      "\\bsecurity\\b",
+      "\\bprompt",
+      "no longer bound by",
+    ],
+  ],
 );
 export const agentConceal = instructionRule(
   "agent-conceal",
@@ -85,6 +111,13 @@ export const agentConceal = instructionRule(
   CONCEAL,
   false,
   /user/i,
+  [
+    ["\\buser\\b"],
+    [
+      ...["\\btell\\b", "\\binform\\b", "\\bnotify\\b", "\\balert\\b", "\\blet\\b", "\\bhide\\b", "\\bkeep\\b"],
+      ...["\\btelling\\b", "\\binforming\\b", "\\bnotifying\\b", "\\balerting\\b"],
+    ],
+  ],
 );
 export const agentNoConfirm = instructionRule(
   "agent-no-confirm",
@@ -94,6 +127,21 @@ export const agentNoConfirm = instructionRule(
   NO_CONFIRM,
   false,
   /confirmation|permission|approval|consent/i,
+  [
+    ["\\bconfirmation", "\\bpermission", "\\bapproval", "\\bconsent"],
+    [
+      "\\bdo not\\b",
+      "\\bdon't\\b",
+      "\\bdont\\b",
+      "\\bnever\\b",
+      "\\bwithout\\b",
+      "\\bdisable\\b",
+      "\\bbypass\\b",
+      "\\bskip\\b",
+      "\\bturn off\\b",
+      "--dangerously-skip-permissions",
+    ],
+  ],
 );
 export const agentExfiltrate = instructionRule(
   "agent-exfiltrate",
@@ -103,4 +151,23 @@ export const agentExfiltrate = instructionRule(
   EXFILTRATE,
   true,
   /send|upload|post|transmit|forward|exfiltrate|copy|report/i,
+  [
+    ["\\bsend\\b", "\\bupload\\b", "\\bpost\\b", "\\btransmit\\b", "\\bforward\\b", "\\bexfiltrate\\b", "\\bcopy\\b", "\\breport\\b"],
+    [
+      "\\benvironment variables\\b",
+      "\\benv vars\\b",
+      "\\bcredentials\\b",
+      "\\bsecrets\\b",
+      "\\bpasswords\\b",
+      "\\bcookies\\b",
+      "\\bid_rsa\\b",
+      "keys\\b",
+      "tokens\\b",
+      ".env\\b",
+      "~/.ssh",
+      "~/.aws",
+    ],
+    // Where to: a URL, a domain and path, or a word for one.
+    ["://", "/", "url", "endpoint", "webhook", "server", "address", "external", "remote"],
+  ],
 );

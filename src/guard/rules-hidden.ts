@@ -33,6 +33,7 @@ export const hiddenBidi: TextRule = {
   reason: "bidirectional control character: the text shown differs from the text read",
   fix: "Remove the bidirectional embedding, override or isolate characters (U+202A–202E, U+2066–2069).",
   applies: "all",
+  triggers: [["\u202A", "\u202B", "\u202C", "\u202D", "\u202E", "\u2066", "\u2067", "\u2068", "\u2069"]],
   *find(view) {
     for (const m of view.text.matchAll(BIDI)) yield { offset: m.index, length: 1, severity: "high" };
   },
@@ -44,6 +45,8 @@ export const hiddenTags: TextRule = {
   reason: "Unicode tag characters: invisible text an agent reads (ASCII smuggling)",
   fix: "Remove the tag characters (U+E0000–E007F); they are invisible to a reviewer.",
   applies: "all",
+  // Every tag character (U+E0000–E007F) is written with the high surrogate U+DB40.
+  triggers: [["\uDB40"]],
   *find(view) {
     if (!/[\u{E0000}-\u{E007F}]/u.test(view.text)) return;
     const masked = view.text.replace(EMOJI_TAG_SEQUENCE, (s) => " ".repeat(s.length));
@@ -57,6 +60,7 @@ export const hiddenZeroWidth: TextRule = {
   reason: "zero-width characters inside a word: hides or splits words from a reviewer",
   fix: "Remove the zero-width characters (U+200B–200D, U+2060, U+FEFF) inside the word.",
   applies: "markdown",
+  triggers: [["\u200B", "\u200C", "\u200D", "\u2060", "\uFEFF", "\u180E"]],
   *find(view) {
     for (const m of view.text.matchAll(ZERO_WIDTH_IN_WORD)) yield { offset: m.index, length: m[0].length, severity: "high" };
   },
@@ -68,6 +72,7 @@ export const hiddenComment: TextRule = {
   reason: "an HTML comment carries instructions: hidden when rendered, read by the agent",
   fix: "Move the instruction into visible text where a reviewer sees it, or delete the comment.",
   applies: "markdown",
+  triggers: [["<!--"], ["-->"]],
   *find(view) {
     for (const m of view.text.matchAll(HTML_COMMENT)) {
       if (view.fence[lineIndexOf(view, m.index)] !== -1) continue; // HTML shown as an example

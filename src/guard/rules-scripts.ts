@@ -1,5 +1,6 @@
 // Scripts: fetch and execute, reverse shells, persistence, credential stores read with a network call, and known
 // exfiltration endpoints.
+import type { Triggers } from "./prefilter.js";
 import { commandWeight, g, matches, type TextRule } from "./rule.js";
 import { lineIndexOf, type TextView } from "./text.js";
 import type { Severity } from "./types.js";
@@ -48,13 +49,22 @@ const NETWORK_CALL =
 const CATCHERS = String.raw`webhook\.site|requestbin\.(net|com)|pipedream\.net|beeceptor\.com|hookbin\.com|requestcatcher\.com|interact\.sh|oast\.(fun|pro|live|site|online|me)|oastify\.com|burpcollaborator\.net|canarytokens\.(com|org)|discord(app)?\.com/api/webhooks|api\.telegram\.org/bot`;
 const DROPS = String.raw`pastebin\.com|paste\.ee|hastebin\.com|ghostbin\.\w+|transfer\.sh|file\.io|0x0\.st|termbin\.com|ngrok\.io|ngrok-free\.app|ngrok\.app|trycloudflare\.com|serveo\.net|localhost\.run|loca\.lt`;
 
-function commandRule(id: string, severity: Severity, reason: string, fix: string, patterns: readonly RegExp[], gate?: RegExp): TextRule {
+function commandRule(
+  id: string,
+  severity: Severity,
+  reason: string,
+  fix: string,
+  patterns: readonly RegExp[],
+  triggers: Triggers,
+  gate?: RegExp,
+): TextRule {
   return {
     id,
     severity,
     reason,
     fix,
     applies: "all",
+    triggers,
     ...(gate === undefined ? {} : { gate }),
     find: (view) => matches(view, patterns, commandWeight(severity)),
   };
@@ -66,6 +76,14 @@ export const fetchExecute = commandRule(
   "fetches code from the network (or decodes it) and executes it unseen",
   "Ship the script in the skill (or pin it by digest) instead of piping a download into a shell.",
   FETCH_EXECUTE,
+  [
+    ["curl", "wget", "iex", "iwr", "irm", "invoke-", "downloadstring", "base64"],
+    // What the patterns hold, word boundaries kept (`irm` alone is in "confirm").
+    [
+      ...["\\bcurl\\b", "\\bwget\\b", "\\biex\\b", "invoke-expression", "\\biwr\\b", "\\birm\\b", "invoke-webrequest"],
+      ...["invoke-restmethod", "downloadstring(", "\\bbase64\\b", "b64decode", "atob", "buffer.from(", "frombase64string"],
+    ],
+  ],
   /curl|wget|iex|iwr|irm|invoke-|downloadstring|base64/i,
 );
 export const reverseShell = commandRule(
@@ -74,6 +92,12 @@ export const reverseShell = commandRule(
   "opens a reverse shell: hands a remote host a shell on the user's machine",
   "Remove the command; a skill never opens a shell to a remote host.",
   REVERSE_SHELL,
+  [
+    // The gate's literals, its word boundaries kept.
+    ["/dev/tcp/", "/dev/udp/", "\\bnc\\b", "\\bncat\\b", "\\bnetcat\\b", "socat", "mkfifo", "os.dup2"],
+    // What each pattern holds besides: a shell (`-e /bin/sh`), `exec:`, or its own literal above.
+    ["/dev/tcp/", "/dev/udp/", "sh", "exec:", "mkfifo", "os.dup2("],
+  ],
   /\/dev\/(tcp|udp)\/|\bnc\b|\bncat\b|\bnetcat\b|socat|mkfifo|os\.dup2/,
 );
 export const persistAuthorizedKeys = commandRule(
@@ -82,6 +106,7 @@ export const persistAuthorizedKeys = commandRule(
   "writes to ~/.ssh/authorized_keys: grants someone lasting login access",
   "Remove the write; a skill never adds login keys.",
   PERSIST_KEYS,
+  [["authorized_keys"]],
   /authorized_keys/,
 );
 export const persistShellRc = commandRule(
@@ -90,6 +115,7 @@ export const persistShellRc = commandRule(
   "writes to a shell start-up file: runs on every new shell, long after the skill",
   "Print the line for the user to add instead of writing their shell start-up file.",
   PERSIST_RC,
+  [[".bashrc", ".bash_profile", ".bash_login", ".zshrc", ".zprofile", ".zshenv", ".profile"]],
   /\.(bashrc|bash_profile|bash_login|zshrc|zprofile|zshenv|profile)\b/,
 );
 export const persistSchedule = commandRule(
@@ -98,6 +124,7 @@ export const persistSchedule = commandRule(
   "installs a scheduled job or launch agent: runs long after the skill",
   "Remove the scheduled job; document it for the user to install if needed.",
   PERSIST_SCHEDULE,
+  [["crontab", "/etc/cron", "launchagents", "launchctl", "schtasks"]],
   /crontab|\/etc\/cron|LaunchAgents|launchctl|schtasks/i,
 );
 
@@ -107,6 +134,28 @@ export const credentialExfil: TextRule = {
   reason: "reads a credential store and makes a network call in the same script",
   fix: "Remove the read of the credential store; let the tool that owns the credentials use them.",
   applies: "all",
+  triggers: [
+    [
+      ".aws/credentials",
+      ".ssh/id_",
+      "login data",
+      "cookies.binarycookies",
+      "cookies.sqlite",
+      "logins.json",
+      "key4.db",
+      "library/keychains",
+      "login.keychain",
+      "find-generic-password",
+      "find-internet-password",
+      "dump-keychain",
+      ".config/gcloud/",
+      ".docker/config.json",
+      ".git-credentials",
+      ".netrc",
+    ],
+    // NETWORK_CALL's words (a fenced block's text is part of the file's).
+    ["curl", "wget", "\\bnc\\b", "\\bncat\\b", "fetch", "axios", "requests.", "urllib", "http", "invoke-", "socket.connect", "smtplib"],
+  ],
   *find(view) {
     if (!HAS_CREDENTIAL_STORE.test(view.text)) return;
     for (const m of view.text.matchAll(CREDENTIAL_STORE)) {
@@ -137,6 +186,24 @@ export const exfilCatcher = commandRule(
   "names a request catcher or chat webhook: a known place to send stolen data",
   "Remove the endpoint; a skill has no reason to post to a request catcher.",
   [g(String.raw`\b(${CATCHERS})`, "i")],
+  [
+    [
+      "webhook.site",
+      "requestbin.",
+      "pipedream.net",
+      "beeceptor.com",
+      "hookbin.com",
+      "requestcatcher.com",
+      "interact.sh",
+      "oast.",
+      "oastify.com",
+      "burpcollaborator.net",
+      "canarytokens.",
+      "discord.com/api/webhooks",
+      "discordapp.com/api/webhooks",
+      "api.telegram.org/bot",
+    ],
+  ],
 );
 export const exfilDrop = commandRule(
   "exec-paste-or-tunnel",
@@ -144,4 +211,23 @@ export const exfilDrop = commandRule(
   "names a paste site, anonymous file drop or tunnel: a common way out for stolen data",
   "Remove the endpoint, or say in the skill's description why it needs one.",
   [g(String.raw`\b(${DROPS})`, "i")],
+  [
+    [
+      "pastebin.com",
+      "paste.ee",
+      "hastebin.com",
+      "ghostbin.",
+      "transfer.sh",
+      "file.io",
+      "0x0.st",
+      "termbin.com",
+      "ngrok.io",
+      "ngrok-free.app",
+      "ngrok.app",
+      "trycloudflare.com",
+      "serveo.net",
+      "localhost.run",
+      "loca.lt",
+    ],
+  ],
 );

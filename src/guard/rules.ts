@@ -13,7 +13,9 @@ import {
   persistShellRc,
   reverseShell,
 } from "./rules-scripts.js";
+import { buildPrefilter } from "./prefilter.js";
 import type { TextRule } from "./rule.js";
+import { noteSecretScan, SECRET_TRIGGERS } from "./secrets.js";
 import { lineIndexOf, type TextView } from "./text.js";
 import { type FileFinding, type Severity, severityRank } from "./types.js";
 
@@ -39,10 +41,17 @@ export const TEXT_RULES: readonly TextRule[] = [
   exfilDrop,
 ];
 
-/** The findings of every text rule on one file: one per rule and line, the gravest kept. */
+/** One pass for the text rules and for the conditions secretlint is called on. */
+const PREFILTER = buildPrefilter([...TEXT_RULES.map((rule) => rule.triggers), ...SECRET_TRIGGERS]);
+
+/** The findings of every text rule on one file: one per rule and line, the gravest kept. Only the rules whose
+ *  triggers the text meets read it. */
 export function checkText(view: TextView): FileFinding[] {
   const findings: FileFinding[] = [];
-  for (const rule of TEXT_RULES) {
+  const worth = PREFILTER.scan(view.text);
+  noteSecretScan(view.text, worth.slice(TEXT_RULES.length).includes(true));
+  for (const [index, rule] of TEXT_RULES.entries()) {
+    if (worth[index] !== true) continue;
     if (rule.applies === "markdown" && !view.markdown) continue;
     if (rule.gate !== undefined && !rule.gate.test(view.text)) continue;
     const byLine = new Map<number, Severity>();

@@ -28,10 +28,42 @@ export interface TextView {
  *  whole line, between two line feeds (a `.` stops at a carriage return, so a CRLF fence line is not one). */
 const FENCE_LINE = /^ {0,3}(`{3,}|~{3,})(.*)$/gm;
 
+/** A text's view, its lines and fences worked out on first use: most texts meet no rule's triggers and never
+ *  need them. */
 export function viewOf(text: string, path: string): TextView {
+  return new LazyView(text, isMarkdown(path));
+}
+
+class LazyView implements TextView {
+  private lines: { lineStarts: readonly number[]; fence: readonly number[]; fenceCued: readonly boolean[] } | undefined;
+
+  constructor(
+    readonly text: string,
+    readonly markdown: boolean,
+  ) {}
+
+  get lineStarts(): readonly number[] {
+    this.lines ??= linesOf(this.text, this.markdown);
+    return this.lines.lineStarts;
+  }
+
+  get fence(): readonly number[] {
+    this.lines ??= linesOf(this.text, this.markdown);
+    return this.lines.fence;
+  }
+
+  get fenceCued(): readonly boolean[] {
+    this.lines ??= linesOf(this.text, this.markdown);
+    return this.lines.fenceCued;
+  }
+}
+
+function linesOf(
+  text: string,
+  markdown: boolean,
+): { lineStarts: readonly number[]; fence: readonly number[]; fenceCued: readonly boolean[] } {
   const lineStarts = [0];
   for (let i = text.indexOf("\n"); i !== -1; i = text.indexOf("\n", i + 1)) lineStarts.push(i + 1);
-  const markdown = isMarkdown(path);
   const fence: number[] = new Array<number>(lineStarts.length).fill(-1);
   const fenceCued: boolean[] = [];
   if (markdown) {
@@ -57,7 +89,7 @@ export function viewOf(text: string, path: string): TextView {
     }
     if (open !== null) fence.fill(open.index, open.line + 1);
   }
-  return { text, markdown, lineStarts, fence, fenceCued };
+  return { lineStarts, fence, fenceCued };
 }
 
 /** The 0-based line holding `offset`. */
