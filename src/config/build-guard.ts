@@ -13,7 +13,7 @@ import {
 import type { RawConfig, RawLibrary } from "./raw.js";
 import type { Report, Where } from "./report.js";
 import { RULE } from "./rules.js";
-import type { Config, GuardConfig, GuardRelease, LibraryGuardConfig, ScannerConfig } from "./types.js";
+import type { GuardConfig, GuardRelease, LibraryGuardConfig, ScannerConfig } from "./types.js";
 import { parseDuration } from "./units.js";
 
 type RawGuard = NonNullable<RawConfig["guard"]>;
@@ -69,25 +69,4 @@ function buildAllow(raw: RawAllow, where: Where, report: Report, checkLibrary: (
     out.push({ rule: entry.rule, file, ...(entry.digest === undefined ? {} : { digest: entry.digest }) });
   }
   return out;
-}
-
-/** The policy the skills and prompts of `library` are judged by: the library's own over the default; absent when
- *  neither is configured (the guard's default policy then applies). */
-export function guardPolicyOf(config: Pick<Config, "guard" | "libraries">, library: string): GuardPolicyConfig | undefined {
-  const own = config.libraries.find((l) => l.name === library)?.guard;
-  if (own === undefined && config.guard === undefined) return undefined;
-  const onFailure = config.guard?.scanner?.onFailure;
-  return {
-    quarantine: own?.quarantine ?? config.guard?.quarantine ?? DEFAULT_GUARD_QUARANTINE,
-    allow: [...(config.guard?.allow ?? []), ...(own?.allow ?? [])],
-    ...(onFailure === undefined ? {} : { scannerFailure: onFailure }),
-  };
-}
-
-/** What the shelf judges a library's findings by (the guard's `GuardPolicy`). */
-export interface GuardPolicyConfig {
-  readonly quarantine: GuardConfig["quarantine"];
-  readonly allow: GuardConfig["allow"];
-  /** What a `scanner-failed` finding does: the scanner's `onFailure`. */
-  readonly scannerFailure?: ScannerConfig["onFailure"];
 }

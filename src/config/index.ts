@@ -4,7 +4,7 @@ export { FILE_RULES, GIT_RULES, SOURCE_KINDS, type SourceKindRules, WEBDAV_RULES
 export { checkGlob, pickGlobs, withFallbackGlobs } from "./globs.js";
 export { ConfigInvalidError, formatConfigErrors, loadConfig, parseConfig } from "./load.js";
 export { PAGE_CALLBACK_PATH } from "./defaults.js";
-export { guardPolicyOf } from "./build-guard.js";
+export { guardPolicyOf } from "./guard-policy.js";
 export { CONFIG_SCHEMA, formatSchema } from "./schema.js";
 export type * from "./types.js";
 export { configFromDirectories } from "./zero-config.js";

@@ -1,7 +1,7 @@
 // The guard's policy in the config: the top-level default, a library's own (its quarantine replaces the default's,
 // its releases add to the default's), and the rules a release breaks, each with its exact message, path and line.
 import { expect, test } from "vitest";
-import { guardPolicyOf } from "../../src/config/build-guard.js";
+import { guardPolicyOf } from "../../src/config/guard-policy.js";
 import { parseConfig } from "../../src/config/load.js";
 import type { Config } from "../../src/config/types.js";
 
