@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // What usage counting costs, on the generated shelf (10,000 skills by default), against the build in dist/:
 //  - reads/s through the serve-time read (ShelfReader.read) with counting off, and on (each read reported to a
-//    UsageTap as MCP's resources/read reports it, the store flushing to PGlite every second in this process),
+//    UsageTap as MCP's resources/read reports it, the store flushing to PGlite every --flush-ms in this process),
 //    alternated round by round so a load on the machine hits both alike; then resources/read over HTTP at 8 in
 //    flight on two apps over the same shelf, one counting and one not, alternated too;
 //  - the store's size per million reads: a month of reads (Zipf over the skills, 20 clients, 4 surfaces, SKILL.md
@@ -11,7 +11,7 @@
 // PostgreSQL is a throwaway cluster from /usr/lib/postgresql/*/bin (run as `nobody` under root), or --postgres=URL;
 // without either that engine is left out and the output says so. Prints a table and one JSON line.
 //   npm run build && node bench/usage.mjs [--n=10000] [--seed=7] [--dir=DIR] [--reads=1000000] [--days=30]
-//     [--rounds=5] [--round-reads=20000] [--http-ms=3000] [--postgres=URL]
+//     [--rounds=5] [--round-reads=20000] [--http-ms=3000] [--flush-ms=10000] [--postgres=URL]
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
@@ -30,6 +30,8 @@ const READS = Number(args.reads ?? 1_000_000);
 const DAYS = Number(args.days ?? 30);
 const ROUNDS = Number(args.rounds ?? 5);
 const ROUND_READS = Number(args["round-reads"] ?? 20_000);
+// How often the counting store writes: the config's default (`usage.flush`, 10 s), as a server runs it.
+const FLUSH_MS = Number(args["flush-ms"] ?? 10_000);
 const WORK = fs.mkdtempSync(path.join(os.tmpdir(), "skillshelf-bench-usage-"));
 const { loadConfig } = await load("config/index.js");
 const { ShelfService, ShelfReader, ContentCache } = await load("live/index.js");
@@ -83,7 +85,7 @@ const counted = new UsageStore({
   backend: "embedded",
   open: () => openEmbedded(path.join(WORK, "reads-pglite")),
   now: () => new Date(),
-  flushMs: 1000,
+  flushMs: FLUSH_MS,
   buffer: 10_000,
   retentionMs: 400 * DAY_MS,
 });
