@@ -89,8 +89,10 @@ const options = {
   baselineRounds: Number(flags["baseline-rounds"] ?? 1),
 };
 const baseDir = path.resolve(flags.dir ?? path.join(os.tmpdir(), "skillshelf-bench"));
-const runDir = fs.mkdtempSync(path.join(baseDir.replace(/\/$/, "") + "-run-"));
-fs.mkdirSync(baseDir, { recursive: true });
+// Each run's copy of the build, work and raw results live under the bench's own folder, not beside it in the
+// system's temporary folder.
+fs.mkdirSync(path.join(baseDir, "runs"), { recursive: true });
+const runDir = fs.mkdtempSync(path.join(baseDir, "runs", "run-"));
 
 const started = performance.now();
 const log = (line) => process.stderr.write(`[bench ${((performance.now() - started) / 1000).toFixed(0).padStart(3)} s] ${line}\n`);
