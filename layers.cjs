@@ -38,7 +38,7 @@ const LAYERS = [
   { name: "log", pure: true, imports: [], typesFrom: [] },
   { name: "memo", pure: true, imports: [], typesFrom: [] },
   { name: "seal", pure: true, imports: [], typesFrom: [] },
-  { name: "guard", pure: true, imports: ["address"], typesFrom: [] },
+  { name: "guard", pure: true, imports: ["address", "memo"], typesFrom: [] },
   { name: "config", pure: false, imports: ["address"], typesFrom: [] },
   { name: "prompts", pure: true, imports: ["address", "config"], typesFrom: [] },
   { name: "sources", pure: false, imports: ["address", "config"], typesFrom: [] },

@@ -9,17 +9,19 @@ import { joinPath } from "../address/index.js";
 import type { ScannerConfig } from "../config/index.js";
 import { type GuardFinding, type ScannerOutput, type ScannerResult, scannerFailedFinding, sortFindings } from "../guard/index.js";
 import type { HarvestedFile, HarvestedPlugin, HarvestedSkill } from "../harvest/index.js";
-import { memoizeBy } from "../memo/index.js";
+import { BoundedMap, memoizeBy } from "../memo/index.js";
 import { Limiter, runScanner } from "./scan-process.js";
 
 /** Successful scans by scanner and folder content, the oldest dropped past `capacity`. A failed scan is not kept:
  *  the next harvest of its plugin (a change in it, a new commit, /reindex) tries again. */
 class ScanResults {
-  private readonly entries = new Map<string, Promise<ScannerOutput>>();
+  private readonly entries: BoundedMap<string, Promise<ScannerOutput>>;
   /** Scans started (not answered from here). */
   runs = 0;
 
-  constructor(private readonly capacity = 20_000) {}
+  constructor(capacity = 20_000) {
+    this.entries = new BoundedMap(capacity);
+  }
 
   get(key: string, scan: () => Promise<ScannerOutput>): Promise<ScannerOutput> {
     const known = this.entries.get(key);
@@ -29,7 +31,6 @@ class ScanResults {
       if (!output.ok) this.entries.delete(key);
       return output;
     });
-    if (this.entries.size >= this.capacity) this.entries.delete(this.entries.keys().next().value as string);
     this.entries.set(key, pending);
     return pending;
   }

@@ -1,5 +1,6 @@
 // Findings by content: the same bytes under the same kind of name always give the same findings, so a file whose
 // digest was checked before (in this harvest, an earlier one, or another plugin) is not checked again.
+import { BoundedMap } from "../memo/index.js";
 import { checkFile, checkFileText } from "./check.js";
 import type { FileFinding } from "./types.js";
 
@@ -14,11 +15,13 @@ function kindOf(path: string): string {
 
 /** Findings kept by content digest and file extension, the oldest dropped past `capacity` entries. */
 export class FindingCache {
-  private readonly entries = new Map<string, readonly FileFinding[]>();
+  private readonly entries: BoundedMap<string, readonly FileFinding[]>;
   /** How many files were checked (not answered from the cache): what a test of an unchanged rescan counts. */
   checks = 0;
 
-  constructor(private readonly capacity = 100_000) {}
+  constructor(capacity = 100_000) {
+    this.entries = new BoundedMap(capacity);
+  }
 
   /** The findings on a file's bytes, checked only when these bytes under this kind of name were not seen. */
   async file(digest: string, path: string, bytes: Uint8Array, text: boolean): Promise<readonly FileFinding[]> {
@@ -41,10 +44,6 @@ export class FindingCache {
 
   private keep(key: string, findings: readonly FileFinding[]): readonly FileFinding[] {
     const kept = findings.length === 0 ? NONE : findings;
-    if (this.entries.size >= this.capacity) {
-      const oldest = this.entries.keys().next();
-      if (oldest.done !== true) this.entries.delete(oldest.value);
-    }
     this.entries.set(key, kept);
     return kept;
   }

@@ -1,5 +1,6 @@
 // The one memo discipline of the project: a value derived from an immutable object (a shelf, a library, a view of
 // one) is computed on first use and held exactly as long as that object lives. Nothing else is cached in a module.
+import { BoundedMap } from "./bounded.js";
 
 /** `compute(key)` once per key object; the result lives and dies with the key. */
 export function memoize<K extends object, V>(compute: (key: K) => V): (key: K) => V {
@@ -19,16 +20,15 @@ export function memoizeBy<K extends object, A, V>(
   nameOf: (arg: A) => string,
   compute: (key: K, arg: A) => V,
 ): (key: K, arg: A) => V {
-  const held = new WeakMap<K, Map<string, V>>();
+  const held = new WeakMap<K, BoundedMap<string, V>>();
   return (key, arg) => {
     let byName = held.get(key);
     if (byName === undefined) {
-      byName = new Map();
+      byName = new BoundedMap(cap);
       held.set(key, byName);
     }
     const name = nameOf(arg);
     if (byName.has(name)) return byName.get(name) as V;
-    if (byName.size >= cap) byName.delete(byName.keys().next().value as string);
     const value = compute(key, arg);
     byName.set(name, value);
     return value;
