@@ -60,11 +60,16 @@ export function findLookAlikes(skills: readonly NamedSkill[]): LookAlike[] {
   };
   const bySkeleton = new Map<string, NamedSkill[]>();
   const byKey = new Map<string, NamedSkill[]>();
+  // Groups grow in place: copying a group on each insertion is quadratic in its size.
+  const into = (map: Map<string, NamedSkill[]>, key: string, skill: NamedSkill): void => {
+    const group = map.get(key);
+    if (group === undefined) map.set(key, [skill]);
+    else group.push(skill);
+  };
   for (const skill of skills) {
-    const skeleton = skeletonOf(skill.name);
-    bySkeleton.set(skeleton, [...(bySkeleton.get(skeleton) ?? []), skill]);
+    into(bySkeleton, skeletonOf(skill.name), skill);
     if (skill.name.length < MIN_EDIT_LENGTH) continue;
-    for (const key of new Set(deletionKeys(skill.name))) byKey.set(key, [...(byKey.get(key) ?? []), skill]);
+    for (const key of new Set(deletionKeys(skill.name))) into(byKey, key, skill);
   }
   for (const group of bySkeleton.values()) {
     for (const [i, a] of group.entries()) {
