@@ -1,7 +1,6 @@
 // Harvest one plugin spec from its fetched tree, reusing the last harvest when nothing it was made from changed.
 import { createHash } from "node:crypto";
 import fs from "node:fs";
-import path from "node:path";
 import { type Config, pickGlobs, withFallbackGlobs } from "../config/index.js";
 import {
   applyManifestMeta,
@@ -82,6 +81,9 @@ export async function harvestSpec(config: Config, spec: PluginSpec, trees: TreeT
   return harvested === last ? harvested : parsePluginPrompts({ ...harvested, dialect: spec.dialect });
 }
 
+/** An empty, `.` or `..` segment in a POSIX path. */
+const NOT_NORMAL = /\/\/|\/\.\.?(?:\/|$)/;
+
 /** Whether every file `plugin` would read lies under `rootAbs`'s real path. */
 function liesWithin(plugin: HarvestedPlugin, rootAbs: string): boolean {
   let real: string;
@@ -91,8 +93,10 @@ function liesWithin(plugin: HarvestedPlugin, rootAbs: string): boolean {
     return false;
   }
   const prefix = real.endsWith("/") ? real : `${real}/`;
-  // Normalised too: a recorded `<root>/../x` starts with the root's path but does not lie in it.
-  const inside = (file: { readonly abs: string }): boolean => file.abs.startsWith(prefix) && path.normalize(file.abs) === file.abs;
+  // Normalised too: a recorded `<root>/../x` starts with the root's path but does not lie in it. (An absolute path
+  // is its own normal form exactly when it has no empty, `.` or `..` segment: a test, where path.normalize built a
+  // new string for each of the hundreds of thousands of files a large shelf records.)
+  const inside = (file: { readonly abs: string }): boolean => file.abs.startsWith(prefix) && !NOT_NORMAL.test(file.abs);
   return (
     plugin.skills.every((skill) => inside(skill.skillMd) && skill.files.every(inside)) &&
     plugin.libraryFiles.every(inside) &&
