@@ -1,0 +1,52 @@
+// The shelf's log lines: a swapped-in shelf's problems are logged after the swap's other listeners ran (the clients'
+// change notifications are not held up by the health report) and before the rebuild's own line, which counts them.
+import fs from "node:fs";
+import path from "node:path";
+import { afterAll, expect, test } from "vitest";
+import { configFromDirectories } from "../../src/config/index.js";
+import { ShelfLog, ShelfService } from "../../src/live/index.js";
+import type { LogLevel } from "../../src/log/index.js";
+import { makeTemp, removeTemps, skillMd, writeFiles } from "../sources/git-fixture.js";
+
+afterAll(removeTemps);
+
+test("a swap's listeners run before its health report; the rebuilt line comes after the report", async () => {
+  const base = makeTemp();
+  const root = path.join(base, "shelf");
+  writeFiles(root, { "skills/alpha/SKILL.md": skillMd("alpha", "Use alpha.", "# alpha\n\nSee [the guide](references/one.md).\n") });
+  const result = configFromDirectories([root], base);
+  if (!result.ok) throw new Error("zero-config refused");
+  const lines: string[] = [];
+  const log = {
+    log: (level: LogLevel, message: string, fields: Readonly<Record<string, unknown>> = {}) =>
+      lines.push(`${level} ${message} ${fields["cites"] ?? ""}`.trim()),
+  };
+  let shelfLog: ShelfLog | undefined;
+  const service = await ShelfService.start(result.config, () => new Date(0), {
+    onRebuilt: (seconds, swapped) => shelfLog?.rebuilt(seconds, swapped),
+  });
+  try {
+    shelfLog = new ShelfLog(log, () => service.holder.current);
+    shelfLog.follow(service.holder);
+    expect(lines).toEqual(["info shelf built"]);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(lines).toEqual(["info shelf built", "warn dangling citation references/one.md"]);
+
+    const atSwap: string[][] = [];
+    service.holder.onSwap(() => atSwap.push([...lines]));
+    fs.writeFileSync(
+      path.join(root, "skills/alpha/SKILL.md"),
+      skillMd("alpha", "Use alpha.", "# alpha\n\nSee [the other](references/two.md).\n"),
+    );
+    await service.rebuild();
+    // The listener saw the log as it was before the swap: the new shelf's report had not run yet.
+    expect(atSwap).toEqual([["info shelf built", "warn dangling citation references/one.md"]]);
+    expect(lines.slice(2)).toEqual([
+      "warn dangling citation references/two.md",
+      "info citation no longer dangling references/one.md",
+      "info shelf rebuilt",
+    ]);
+  } finally {
+    await service.close();
+  }
+});
