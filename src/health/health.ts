@@ -6,7 +6,7 @@ import { formatSkillMdUri } from "../address/index.js";
 import { memoize } from "../memo/index.js";
 import { flatNames } from "../discovery/index.js";
 import { FULL_SCOPE, visibleSkills } from "../resolve/index.js";
-import { findLookAlikes } from "../guard/index.js";
+import { findLookAlikes, type NamedSkill } from "../guard/index.js";
 
 interface LibraryHealth {
   description: string;
@@ -80,7 +80,7 @@ export interface GuardHealth {
   lookAlikes?: { rule: string; severity: string; skill: string; other: string; reason: string }[];
 }
 
-function guardHealth(shelf: Shelf): GuardHealth | undefined {
+function guardHealth(shelf: Shelf, derived: boolean): GuardHealth | undefined {
   const quarantined: GuardHealth["quarantined"] = [];
   const findings: GuardRow[] = [];
   for (const library of shelf.libraries.values()) {
@@ -108,15 +108,18 @@ function guardHealth(shelf: Shelf): GuardHealth | undefined {
       quarantined.push({ library: library.name, ...row, why });
     }
   }
-  const skills = visibleSkills(shelf, FULL_SCOPE).map((skill) => ({
+  const lookAlikes = derived ? findLookAlikes(namedSkills(shelf)).map((row) => ({ ...row, severity: "medium" })) : [];
+  if (findings.length === 0 && lookAlikes.length === 0) return undefined;
+  return { quarantined, findings, ...(lookAlikes.length === 0 ? {} : { lookAlikes }) };
+}
+
+function namedSkills(shelf: Shelf): NamedSkill[] {
+  return visibleSkills(shelf, FULL_SCOPE).map((skill) => ({
     uri: formatSkillMdUri(skill.library, skill.address),
     library: skill.library,
     name: skill.name,
     source: shelf.plugins.get(skill.plugin)?.fetch ?? skill.plugin,
   }));
-  const lookAlikes = findLookAlikes(skills).map((row) => ({ ...row, severity: "medium" }));
-  if (findings.length === 0 && lookAlikes.length === 0) return undefined;
-  return { quarantined, findings, ...(lookAlikes.length === 0 ? {} : { lookAlikes }) };
 }
 
 interface DiscoveryHealth {
@@ -138,9 +141,15 @@ function discoveryHealth(shelf: Shelf): DiscoveryHealth | undefined {
 
 /** The report of a shelf, built once per shelf however many readers ask (/health, /metrics, the log, the
  *  fingerprint): a shelf never changes. */
-export const buildHealth: (shelf: Shelf) => HealthReport = memoize(buildReport);
+export const buildHealth: (shelf: Shelf) => HealthReport = memoize((shelf) => buildReport(shelf, true));
 
-function buildReport(shelf: Shelf): HealthReport {
+/** The report without the parts derived from what a shelf's fingerprint hashes anyway — the citation audit (from
+ *  each SKILL.md's bytes and the files served), the discovery index's name checks and the look-alike names (from
+ *  the skills' names, addresses and sources) — which at 100,000 skills take seconds: what the fingerprint of a
+ *  rebuild, computed before its swap, hashes. */
+export const healthBasis: (shelf: Shelf) => HealthReport = memoize((shelf) => buildReport(shelf, false));
+
+function buildReport(shelf: Shelf, derived: boolean): HealthReport {
   const libraries: Record<string, LibraryHealth> = {};
   const memberOf = new Map<string, string[]>();
   let skills = 0;
@@ -162,7 +171,7 @@ function buildReport(shelf: Shelf): HealthReport {
   }
   const plugins: Record<string, PluginHealth> = {};
   for (const plugin of shelf.plugins.values()) {
-    const dangling = auditCitations(shelf).get(plugin.id) ?? [];
+    const dangling = derived ? (auditCitations(shelf).get(plugin.id) ?? []) : [];
     plugins[plugin.id] = {
       status: plugin.status,
       fetch: plugin.fetch,
@@ -183,8 +192,8 @@ function buildReport(shelf: Shelf): HealthReport {
   }
   const fetches: HealthReport["fetches"] = {};
   for (const [key, report] of shelf.fetches) fetches[key] = { ...report };
-  const discovery = discoveryHealth(shelf);
-  const guard = guardHealth(shelf);
+  const discovery = derived ? discoveryHealth(shelf) : undefined;
+  const guard = guardHealth(shelf, derived);
   return {
     status: statusOf(countProblems({ skills, libraries, plugins, fetches, ...(guard === undefined ? {} : { guard }) })),
     generation: shelf.generation,
