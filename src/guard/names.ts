@@ -45,9 +45,46 @@ export function withinOneEdit(a: string, b: string): boolean {
   return long.slice(i + 1) === short.slice(i);
 }
 
-function deletionKeys(name: string): string[] {
-  const keys = [name];
-  for (let i = 0; i < name.length; i++) keys.push(name.slice(0, i) + name.slice(i + 1));
+// Two names within one edit share a deletion key: the name with one of its code units left out (or whole). Each key
+// is a pair of polynomial hashes of that string, worked out from prefix and suffix hashes without building it, in
+// one number below 2^52: 100,000 names make 2 million keys, and as strings they took seconds. Two names under the
+// same key are still compared by withinOneEdit, so a collision of the hashes finds nothing that is not there.
+const BASE = 131;
+const MOD_A = 67_108_859; // primes below 2^26: a product of two residues stays exact in a double
+const MOD_B = 67_108_837;
+const SHIFT = 2 ** 26;
+
+function deletionKeys(name: string): Set<number> {
+  const n = name.length;
+  const keys = new Set<number>();
+  // prefix[i]: the hash of name[0, i); suffix[i]: of name[i, n); power[k]: BASE^k.
+  const prefixA = new Array<number>(n + 1);
+  const prefixB = new Array<number>(n + 1);
+  const suffixA = new Array<number>(n + 1);
+  const suffixB = new Array<number>(n + 1);
+  const powerA = new Array<number>(n + 1);
+  const powerB = new Array<number>(n + 1);
+  prefixA[0] = prefixB[0] = 0;
+  powerA[0] = powerB[0] = 1;
+  for (let i = 0; i < n; i++) {
+    const c = name.charCodeAt(i);
+    prefixA[i + 1] = ((prefixA[i] as number) * BASE + c) % MOD_A;
+    prefixB[i + 1] = ((prefixB[i] as number) * BASE + c) % MOD_B;
+    powerA[i + 1] = ((powerA[i] as number) * BASE) % MOD_A;
+    powerB[i + 1] = ((powerB[i] as number) * BASE) % MOD_B;
+  }
+  suffixA[n] = suffixB[n] = 0;
+  for (let i = n - 1; i >= 0; i--) {
+    const c = name.charCodeAt(i);
+    suffixA[i] = (c * (powerA[n - 1 - i] as number) + (suffixA[i + 1] as number)) % MOD_A;
+    suffixB[i] = (c * (powerB[n - 1 - i] as number) + (suffixB[i + 1] as number)) % MOD_B;
+  }
+  keys.add((prefixA[n] as number) * SHIFT + (prefixB[n] as number));
+  for (let i = 0; i < n; i++) {
+    const a = ((prefixA[i] as number) * (powerA[n - 1 - i] as number) + (suffixA[i + 1] as number)) % MOD_A;
+    const b = ((prefixB[i] as number) * (powerB[n - 1 - i] as number) + (suffixB[i + 1] as number)) % MOD_B;
+    keys.add(a * SHIFT + b);
+  }
   return keys;
 }
 
@@ -59,17 +96,20 @@ export function findLookAlikes(skills: readonly NamedSkill[]): LookAlike[] {
     if (!found.has(key)) found.set(key, { rule, skill: skill.uri, other: other.uri, reason });
   };
   const bySkeleton = new Map<string, NamedSkill[]>();
-  const byKey = new Map<string, NamedSkill[]>();
-  // Groups grow in place: copying a group on each insertion is quadratic in its size.
-  const into = (map: Map<string, NamedSkill[]>, key: string, skill: NamedSkill): void => {
-    const group = map.get(key);
-    if (group === undefined) map.set(key, [skill]);
+  // Most keys belong to one name: a key holds that skill's index, and a list only once a second name shares it.
+  const byKey = new Map<number, number | number[]>();
+  for (const [index, skill] of skills.entries()) {
+    const skeleton = skeletonOf(skill.name);
+    const group = bySkeleton.get(skeleton);
+    if (group === undefined) bySkeleton.set(skeleton, [skill]);
     else group.push(skill);
-  };
-  for (const skill of skills) {
-    into(bySkeleton, skeletonOf(skill.name), skill);
     if (skill.name.length < MIN_EDIT_LENGTH) continue;
-    for (const key of new Set(deletionKeys(skill.name))) into(byKey, key, skill);
+    for (const key of deletionKeys(skill.name)) {
+      const held = byKey.get(key);
+      if (held === undefined) byKey.set(key, index);
+      else if (typeof held === "number") byKey.set(key, [held, index]);
+      else held.push(index);
+    }
   }
   for (const group of bySkeleton.values()) {
     for (const [i, a] of group.entries()) {
@@ -81,8 +121,11 @@ export function findLookAlikes(skills: readonly NamedSkill[]): LookAlike[] {
     }
   }
   for (const group of byKey.values()) {
-    for (const [i, a] of group.entries()) {
-      for (const b of group.slice(i + 1)) {
+    if (typeof group === "number") continue;
+    for (let i = 0; i < group.length; i++) {
+      const a = skills[group[i] as number] as NamedSkill;
+      for (let j = i + 1; j < group.length; j++) {
+        const b = skills[group[j] as number] as NamedSkill;
         if (a.library !== b.library && withinOneEdit(a.name, b.name))
           add("name-one-edit", a, b, `"${a.name}" and "${b.name}" differ by one edit across libraries`);
       }

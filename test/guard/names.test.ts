@@ -49,4 +49,30 @@ describe("look-alike names", () => {
       "name-taken skill://acme/review/SKILL.md skill://market/review/SKILL.md",
     ]);
   });
+
+  test("finds every pair of names one edit apart across libraries, as comparing every pair does", () => {
+    // Short names over a three-letter alphabet: many pairs one edit apart, and many deletion keys shared.
+    let seed = 11;
+    const next = (n: number): number => {
+      seed = (seed * 1103515245 + 12345) % 2147483648;
+      return seed % n;
+    };
+    const names = new Set<string>();
+    while (names.size < 600) names.add(Array.from({ length: 5 + next(3) }, () => "abc"[next(3)]).join(""));
+    const skills = [...names].map((name, i) => skill(`lib-${i % 3}`, name));
+    const expected: string[] = [];
+    for (const [i, a] of skills.entries()) {
+      for (const b of skills.slice(i + 1)) {
+        if (a.library === b.library || !withinOneEdit(a.name, b.name)) continue;
+        const [x, y] = a.uri < b.uri ? [a, b] : [b, a];
+        expected.push(`${x.uri} ${y.uri}`);
+      }
+    }
+    expected.sort();
+    const found = findLookAlikes(skills)
+      .filter((row) => row.rule === "name-one-edit")
+      .map((row) => `${row.skill} ${row.other}`);
+    expect(expected.length).toBeGreaterThan(500);
+    expect(found).toEqual(expected);
+  });
 });
