@@ -1,7 +1,7 @@
 #!/usr/bin/env node
-// skillshelf's benchmark suite: `npm run bench` (the full 10k run, 5-10 minutes on 2 cores) or
-// `npm run bench -- --quick` (1k skills, shorter loads, ~2 minutes). It measures the built code in dist/
-// (run `npm run build` first) on shelves generated into a temp dir (reused while the generator is unchanged).
+// skillshelf's benchmark suite: `npm run bench` (the full 10k run, 8-13 minutes on 2 cores, 3 of them the usage
+// section) or `npm run bench -- --quick` (1k skills, shorter loads, ~2 minutes). It measures the built code in
+// dist/ (run `npm run build` first) on shelves generated into a temp dir (reused while the generator is unchanged).
 //
 //   --quick            n=1000, 1.5 s loads, one cold start
 //   --n=N --seed=S     the shelf (default 10000, 7); the build/resolve figures also run at 1000 unless --sizes

@@ -62,7 +62,7 @@ export function formatUsage(u, against) {
     fig(`usage/${key}/flush-day`, `flush of a day's rows (${count(e.dayFlush.rows)}), ${name}, p50`, formatMs(e.dayFlush.p50Ms));
   }
   return [
-    `### Usage counting (${count(u.skills)} skills served; the store flushing every ${formatNumber(u.flushMs / 1000, 0)} s)\n`,
+    `### Usage counting (${count(u.skills)} skills served; the store flushing every ${formatNumber(u.flushMs / 1000, 0)} s; load average ${formatNumber(u.loadavg[0], 2)} at the end)\n`,
     formatTable(rows),
   ];
 }

@@ -59,7 +59,7 @@ const NO_BASELINE = { header: [], cells: () => [] };
 describe("the usage section's table", () => {
   it("writes the HTTP cost with its target, the count, and the store and flushes of each engine", () => {
     expect(formatUsage(usage(), NO_BASELINE)).toEqual([
-      "### Usage counting (9,912 skills served; the store flushing every 10 s)\n",
+      "### Usage counting (9,912 skills served; the store flushing every 10 s; load average 1.20 at the end)\n",
       [
         "| figure                                                                                                                                                    | measured | target                    |",
         "|-----------------------------------------------------------------------------------------------------------------------------------------------------------|----------|---------------------------|",
@@ -132,7 +132,7 @@ describe("the usage section in a run's report", () => {
         "Command: npm run bench -- --sections=usage",
         "Shelf: 10k skills, seed 7; 3 s per load after 0.5 s warm-up; 3 cold start(s)",
         "",
-        "### Usage counting (9,912 skills served; the store flushing every 10 s)\n",
+        "### Usage counting (9,912 skills served; the store flushing every 10 s; load average 1.20 at the end)\n",
         "| figure                                                                                                                                                   | measured            | target                        |",
         "|----------------------------------------------------------------------------------------------------------------------------------------------------------|---------------------|-------------------------------|",
         "| resources/read over HTTP, 8 in flight: fewer reads/s with counting on (median of 9 paired rounds of 5.0 s, from 4.5 % to 4.5 %; 1,493/s off, 1,436/s on) | 4.5 %               | ≤ 3 % fewer reads/s: **miss** |",
