@@ -2,7 +2,8 @@
 // to the floor (as ours ÷ floor) and the SDK peer (as ours ÷ peer), and the speed targets with pass/miss.
 import { formatBytes, formatMs, formatNumber, formatRatio, formatTable, median } from "./lib/stats.mjs";
 import { formatGuard } from "./guard.mjs";
-import { formatAgainst, formatValue, loadId, WORSE_PCT } from "./lib/compare.mjs";
+import { formatUsage, usageTarget } from "./usage-report.mjs";
+import { formatAgainst, formatValue, loadId, WORSE_PCT, WORSE_POINTS } from "./lib/compare.mjs";
 
 /** Cores taken by other processes during a measurement above which a row is marked as disturbed. */
 const BUSY_CORES = 0.25;
@@ -143,6 +144,10 @@ export function evaluateTargets(results) {
         `${formatNumber(discovery.install.ms / 1000, 1)} s`,
         discovery.install.ms <= 15_000,
       );
+  }
+  if (results.usage?.http) {
+    const t = usageTarget(results.usage);
+    add(t.figure, t.target, t.measured, t.pass);
   }
   return targets;
 }
@@ -491,6 +496,8 @@ export function formatReport(results) {
     out.push("");
   }
 
+  if (results.usage) out.push(...formatUsage(results.usage, against), "");
+
   if (results.scale) out.push(...formatScale(results.scale, against), "");
 
   const targets = evaluateTargets(results);
@@ -582,7 +589,8 @@ export function formatBaseline(b) {
     out.push("");
     for (const [section, why] of missing) out.push(`- ${section}: ${why}`);
   }
-  out.push("", `### Worse than the baseline by more than ${WORSE_PCT} %\n`);
+  const shares = b.rows.some((r) => r.unit === "%") ? ` (a figure in %: by more than ${WORSE_POINTS} points)` : "";
+  out.push("", `### Worse than the baseline by more than ${WORSE_PCT} %${shares}\n`);
   if (b.flags.length === 0) out.push("None.");
   for (const f of b.flags)
     out.push(

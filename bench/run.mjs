@@ -1,18 +1,20 @@
 #!/usr/bin/env node
-// skillshelf's benchmark suite: `npm run bench` (the full 10k run, 5-10 minutes on 2 cores) or
-// `npm run bench -- --quick` (1k skills, shorter loads, ~2 minutes). It measures the built code in dist/
-// (run `npm run build` first) on shelves generated into a temp dir (reused while the generator is unchanged).
+// skillshelf's benchmark suite: `npm run bench` (the full 10k run, 8-13 minutes on 2 cores, 3 of them the usage
+// section) or `npm run bench -- --quick` (1k skills, shorter loads, ~2 minutes). It measures the built code in
+// dist/ (run `npm run build` first) on shelves generated into a temp dir (reused while the generator is unchanged).
 //
 //   --quick            n=1000, 1.5 s loads, one cold start
 //   --n=N --seed=S     the shelf (default 10000, 7); the build/resolve figures also run at 1000 unless --sizes
 //   --sizes=1000,10000 shelf sizes for harvest + build and the resolver
-//   --sections=build,serve,change,kdense,webdav,search,discovery,guard,plugins,startup,scale   which suites to run
-//                      (default all but scale; webdav lists a 10,000-file share, 1,000 with --quick; search weighs and
-//                      times search_skills; guard times cold starts with the supply-chain checks on and off, also
-//                      alone: node bench/guard.mjs; plugins clones and fetches plugin repositories with the system
-//                      git; startup times --version, help and a stdio server's initialize on the example shelf
-//                      beside node -e 0; scale is one HTTP server on the --n shelf from its cold start to its
-//                      restart, made for --n=100000)
+//   --sections=build,serve,change,kdense,webdav,search,discovery,guard,plugins,startup,usage,scale   which suites
+//                      to run (default all but scale; webdav lists a 10,000-file share, 1,000 with --quick; search
+//                      weighs and times search_skills; guard times cold starts with the supply-chain checks on and
+//                      off, also alone: node bench/guard.mjs; plugins clones and fetches plugin repositories with the
+//                      system git; startup times --version, help and a stdio server's initialize on the example shelf
+//                      beside node -e 0; usage is what counting uses costs on the --n shelf: reads/s with it off and
+//                      on, the store's size and its flushes on PGlite and PostgreSQL, also alone: node
+//                      bench/usage.mjs; scale is one HTTP server on the --n shelf from its cold start to its restart,
+//                      made for --n=100000)
 //   --baseline=REF     also measure the build of git REF (built in a temporary worktree, removed at the end): each
 //                      section runs for both builds in turn, every figure gets a ratio to the baseline's, and one
 //                      more than 15 % worse is flagged (listed at the end; the exit code stays 0)
@@ -52,6 +54,7 @@ import { runScaleSuite } from "./suites/scale.mjs";
 import { runSearchSuite } from "./suites/search.mjs";
 import { runServeSuite } from "./suites/serve.mjs";
 import { runStartupSuite } from "./suites/startup.mjs";
+import { runUsageSuite } from "./suites/usage.mjs";
 import { runWebdavSuite } from "./suites/webdav.mjs";
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
@@ -72,7 +75,7 @@ const options = {
   sections: new Set(
     flags.sections
       ? list(flags.sections)
-      : ["build", "serve", "change", "kdense", "webdav", "search", "discovery", "guard", "plugins", "startup"],
+      : ["build", "serve", "change", "kdense", "webdav", "search", "discovery", "guard", "plugins", "startup", "usage"],
   ),
   durationMs: Number(flags.duration ?? (quick ? 1.5 : 3)) * 1000,
   warmupMs: Number(flags.warmup ?? (quick ? 0.3 : 0.5)) * 1000,
@@ -164,6 +167,20 @@ const SECTIONS = {
   guard: { entries: ["config/index.js", "live/shelf-service.js", "guard/check.js"], shelf: true },
   plugins: { entries: ["config/index.js", "live/index.js", "http/index.js", "plugins/index.js"] },
   startup: { entries: ["cli.js"] },
+  // The modules it loads, and the usage store and its tap (a build from before counting has neither).
+  usage: {
+    entries: [
+      "config/index.js",
+      "live/index.js",
+      "resolve/index.js",
+      "address/index.js",
+      "store/index.js",
+      "store/store.js",
+      "http/index.js",
+      "http/usage.js",
+    ],
+    shelf: true,
+  },
   scale: { entries: ["cli.js"], shelf: true },
 };
 let baseline = null;
@@ -298,6 +315,8 @@ async function main() {
         });
       case "startup":
         return runStartupSuite(ctx, { runs: quick ? 5 : 15 });
+      case "usage":
+        return runUsageSuite(ctx, big, { quick });
       case "scale":
         return runScaleSuite(ctx, big, { coldDisk: flags["cold-disk"] === "true" });
     }

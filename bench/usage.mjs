@@ -12,6 +12,9 @@
 // without either that engine is left out and the output says so. Prints a table and one JSON line.
 //   npm run build && node bench/usage.mjs [--n=10000] [--seed=7] [--dir=DIR] [--reads=1000000] [--days=30]
 //     [--rounds=5] [--round-reads=20000] [--http-ms=3000] [--flush-ms=10000] [--postgres=URL]
+//     [--config=SHELF/skillshelf.yaml] [--dist=DIR]
+// --config measures a shelf already generated (instead of --n, --seed and --dir); --dist, a build other than this
+// checkout's dist/. As a section of bench/run.mjs: --sections=usage (bench/suites/usage.mjs runs this script).
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
@@ -24,14 +27,28 @@ import { median, percentile, runLoad } from "./lib/stats.mjs";
 import { scriptArgs } from "./lib/args.mjs";
 
 const { args, load } = scriptArgs();
-const N = Number(args.n ?? 10_000);
-const SEED = Number(args.seed ?? 7);
-const READS = Number(args.reads ?? 1_000_000);
-const DAYS = Number(args.days ?? 30);
-const ROUNDS = Number(args.rounds ?? 5);
-const ROUND_READS = Number(args["round-reads"] ?? 20_000);
+const KNOWN = ["n", "seed", "dir", "reads", "days", "rounds", "round-reads", "http-ms", "flush-ms", "postgres", "config", "dist"];
+const unknown = Object.keys(args).filter((key) => !KNOWN.includes(key));
+if (unknown.length > 0) throw new Error(`bench/usage.mjs: no flag --${unknown[0]} (there are --${KNOWN.join(", --")})`);
+/** A flag that must be a whole number ≥ `min`, or its default. */
+function whole(key, fallback, min = 1) {
+  if (args[key] === undefined) return fallback;
+  const value = Number(args[key]);
+  if (args[key] === "" || !Number.isInteger(value) || value < min)
+    throw new Error(`bench/usage.mjs: --${key} must be a whole number ≥ ${min}, not ${JSON.stringify(args[key])}`);
+  return value;
+}
+const N = whole("n", 10_000);
+const SEED = whole("seed", 7, 0);
+const READS = whole("reads", 1_000_000);
+const DAYS = whole("days", 30);
+const ROUNDS = whole("rounds", 5);
+const ROUND_READS = whole("round-reads", 20_000);
+const HTTP_MS = whole("http-ms", 3000);
 // How often the counting store writes: the config's default (`usage.flush`, 10 s), as a server runs it.
-const FLUSH_MS = Number(args["flush-ms"] ?? 10_000);
+const FLUSH_MS = whole("flush-ms", 10_000);
+const CONFIG = args.config === undefined ? undefined : path.resolve(args.config);
+if (CONFIG !== undefined && !fs.existsSync(CONFIG)) throw new Error(`bench/usage.mjs: --config: no file ${CONFIG}`);
 const WORK = fs.mkdtempSync(path.join(os.tmpdir(), "skillshelf-bench-usage-"));
 const { loadConfig } = await load("config/index.js");
 const { ShelfService, ShelfReader, ContentCache } = await load("live/index.js");
@@ -73,8 +90,10 @@ function folderBytes(dir) {
 }
 
 // --- reads/s, counting off and on ---
-const { dir: shelfDir } = ensureShelf({ baseDir: args.dir ?? path.join(os.tmpdir(), "skillshelf-bench"), n: N, seed: SEED, log });
-const service = await ShelfService.start(await loadConfig(path.join(shelfDir, "skillshelf.yaml")), () => new Date());
+const config =
+  CONFIG ??
+  path.join(ensureShelf({ baseDir: args.dir ?? path.join(os.tmpdir(), "skillshelf-bench"), n: N, seed: SEED, log }).dir, "skillshelf.yaml");
+const service = await ShelfService.start(await loadConfig(config), () => new Date());
 const reader = new ShelfReader(service.holder, new ContentCache());
 const skills = visibleSkills(service.holder.current, FULL_SCOPE);
 const uris = skills.map((skill) => formatSkillUri(skill.library, [...skill.address, "SKILL.md"]));
@@ -133,6 +152,10 @@ async function listen(usage) {
   const server = await new Promise((resolve) => {
     const listening = http.app.listen(0, "127.0.0.1", () => resolve(listening));
   });
+  // Each app waits out the other's round (--http-ms and a warm-up) with its sockets idle: past Node's 5 s keep-alive
+  // timeout the server closes them, late on this busy loop, just as the client sends on them again ("socket hang
+  // up"). Both apps keep their connections for the whole run instead.
+  server.keepAliveTimeout = 2 * HTTP_MS + 60_000;
   const rpc = new HttpRpc(`http://127.0.0.1:${server.address().port}/mcp`, { sockets: 8 });
   const calls = sequence.map((uri) => rpc.prepare("resources/read", { uri }));
   const call = async (i) => {
@@ -151,7 +174,6 @@ const plain = await listen(undefined);
 const counting = await listen(tap);
 const httpOff = [];
 const httpOn = [];
-const HTTP_MS = Number(args["http-ms"] ?? 3000);
 // Unmeasured: both apps' code paths compiled and their caches warm before the first measured round.
 for (const app of [plain, counting, plain, counting]) await runLoad(app.call, { concurrency: 8, durationMs: 1000, warmupMs: 0 });
 // Each round measures both apps back to back; the overhead is the median of the rounds' own ratios, so a drift of
@@ -176,6 +198,7 @@ const out = {
   cpus: os.cpus().length,
   loadavg: os.loadavg().map((x) => Math.round(x * 100) / 100),
   skills: uris.length,
+  flushMs: FLUSH_MS,
   reads: {
     perRound: ROUND_READS,
     rounds: ROUNDS,

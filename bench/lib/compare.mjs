@@ -12,6 +12,10 @@ export function middle(values) {
 /** A figure this much worse than the baseline's (in %) is flagged. */
 export const WORSE_PCT = 15;
 
+/** A share (a figure in %, such as what counting uses costs) this many percentage points worse is flagged: a ratio
+ *  of two small shares, or of shares either side of zero, says nothing. */
+export const WORSE_POINTS = 3;
+
 /**
  * The order of the runs of one section: `rounds` times each build in turn, `["this", "baseline"]` and 2 rounds
  * giving this, baseline, this, baseline, so a load on the shared machine falls on both builds alike.
@@ -38,18 +42,36 @@ export function compareFigure(ours, base, better) {
   return { ratio, changePct, worsePct, flagged: worsePct > WORSE_PCT };
 }
 
-/** `1.23× ⚠ +23 %` when flagged, `0.97×` otherwise, `—` without a comparison. */
+/**
+ * A share (`unit: "%"`) against the baseline's: `{points: ours − base, worsePoints, flagged}`, in percentage
+ * points; null when either is missing.
+ */
+export function compareShare(ours, base, better) {
+  if (better !== "lower" && better !== "higher") throw new Error(`better must be "lower" or "higher", not ${better}`);
+  if (!Number.isFinite(ours) || !Number.isFinite(base)) return null;
+  const points = ours - base;
+  const worsePoints = better === "lower" ? points : -points;
+  return { points, worsePoints, flagged: worsePoints > WORSE_POINTS };
+}
+
+/** `1.23× ⚠ +23 %` when flagged, `0.97×` otherwise, `—` without a comparison; a share's as `+1.2 points`
+ *  (`+4.0 points ⚠` when flagged). */
 export function formatAgainst(comparison) {
   if (comparison === null || comparison === undefined) return "—";
+  if ("points" in comparison) {
+    const points = `${comparison.points < 0 ? "−" : "+"}${formatNumber(Math.abs(comparison.points), 1)} points`;
+    return comparison.flagged ? `${points} ⚠` : points;
+  }
   const ratio = `${formatNumber(comparison.ratio, 2)}×`;
   if (!comparison.flagged) return ratio;
   const pct = Math.round(comparison.changePct);
   return `${ratio} ⚠ ${pct >= 0 ? "+" : "−"}${Math.abs(pct)} %`;
 }
 
-/** How a figure's value is written: ms, bytes, MB or a rate per second. */
+/** How a figure's value is written: ms, bytes, MB, a rate per second or a share in %. */
 export function formatValue(value, unit) {
   if (value === null || value === undefined || Number.isNaN(value)) return "—";
+  if (unit === "%") return `${value < 0 ? "−" : ""}${formatNumber(Math.abs(value), 1)} %`;
   if (unit === "ms") return formatMs(value);
   if (unit === "bytes") return formatBytes(value);
   if (unit === "MB") return `${formatNumber(value, 0)} MB`;
@@ -146,6 +168,21 @@ export function figuresOf(results) {
     add("guard", `guard/${r.label}/on`, `cold start, checks on, ${r.label}`, r.onMs, "ms");
     add("guard", `guard/${r.label}/on-cpu`, `CPU, checks on, ${r.label}`, r.onCpuMs, "ms");
   }
+  const u = results.usage;
+  if (u) {
+    add("usage", "usage/http-overhead", "counting on: fewer resources/read/s over HTTP ×8", u.http?.overheadPct, "%");
+    add("usage", "usage/count", "one count, in process", u.reads?.countMicros / 1000, "ms");
+    for (const [key, name] of [
+      ["pglite", "PGlite"],
+      ["postgresql", "PostgreSQL"],
+    ]) {
+      const e = typeof u[key] === "object" ? u[key] : undefined;
+      add("usage", `usage/${key}/size`, `usage store per million reads, ${name}`, e?.tableMBPerMillionReads, "MB");
+      add("usage", `usage/${key}/flush-1000-p50`, `flush of 1,000 rows, ${name}, p50`, e?.flush1000Rows?.p50Ms, "ms");
+      add("usage", `usage/${key}/flush-1000-p90`, `flush of 1,000 rows, ${name}, p90`, e?.flush1000Rows?.p90Ms, "ms");
+      add("usage", `usage/${key}/flush-day`, `flush of a day's rows, ${name}, p50`, e?.dayFlush?.p50Ms, "ms");
+    }
+  }
   const t = results.startup;
   if (t) {
     add("startup", "startup/version", "`--version`", t.versionMs, "ms");
@@ -202,7 +239,7 @@ export function compareRuns(oursRounds, baseRounds) {
       better: f.better,
       ours: f.value,
       base: b?.value ?? null,
-      comparison: b ? compareFigure(f.value, b.value, f.better) : null,
+      comparison: b ? (f.unit === "%" ? compareShare : compareFigure)(f.value, b.value, f.better) : null,
     });
   }
   return { rows, flags: rows.filter((r) => r.comparison?.flagged) };
