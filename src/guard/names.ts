@@ -96,8 +96,10 @@ export function findLookAlikes(skills: readonly NamedSkill[]): LookAlike[] {
     if (!found.has(key)) found.set(key, { rule, skill: skill.uri, other: other.uri, reason });
   };
   const bySkeleton = new Map<string, NamedSkill[]>();
-  // Most keys belong to one name: a key holds that skill's index, and a list only once a second name shares it.
-  const byKey = new Map<number, number | number[]>();
+  // Every name's deletion keys with the skill they belong to, in two flat lists; then only the keys two names share
+  // (found by one numeric sort, no map of millions of entries) are grouped.
+  const keys: number[] = [];
+  const owners: number[] = [];
   for (const [index, skill] of skills.entries()) {
     const skeleton = skeletonOf(skill.name);
     const group = bySkeleton.get(skeleton);
@@ -105,11 +107,19 @@ export function findLookAlikes(skills: readonly NamedSkill[]): LookAlike[] {
     else group.push(skill);
     if (skill.name.length < MIN_EDIT_LENGTH) continue;
     for (const key of deletionKeys(skill.name)) {
-      const held = byKey.get(key);
-      if (held === undefined) byKey.set(key, index);
-      else if (typeof held === "number") byKey.set(key, [held, index]);
-      else held.push(index);
+      keys.push(key);
+      owners.push(index);
     }
+  }
+  const sorted = Float64Array.from(keys).sort();
+  const shared = new Set<number>();
+  for (let i = 1; i < sorted.length; i++) if (sorted[i] === sorted[i - 1]) shared.add(sorted[i] as number);
+  const byKey = new Map<number, number[]>();
+  for (const [i, key] of keys.entries()) {
+    if (!shared.has(key)) continue;
+    const group = byKey.get(key);
+    if (group === undefined) byKey.set(key, [owners[i] as number]);
+    else group.push(owners[i] as number);
   }
   for (const group of bySkeleton.values()) {
     for (const [i, a] of group.entries()) {
@@ -121,7 +131,6 @@ export function findLookAlikes(skills: readonly NamedSkill[]): LookAlike[] {
     }
   }
   for (const group of byKey.values()) {
-    if (typeof group === "number") continue;
     for (let i = 0; i < group.length; i++) {
       const a = skills[group[i] as number] as NamedSkill;
       for (let j = i + 1; j < group.length; j++) {
