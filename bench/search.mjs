@@ -94,7 +94,7 @@ try {
     const config = path.join(work, `${set.name}.yaml`);
     fs.writeFileSync(
       config,
-      `plugins:\n  - name: c\n    source: ${root}\n    skills: ["${set.skills}"]\nlibraries:\n  - name: c\n    plugins: [c]\n`,
+      `plugins:\n  - name: c\n    source: ${root}\n    skills: ["${set.skills}"]\n    naming: lenient\nlibraries:\n  - name: c\n    plugins: [c]\n`,
     );
     const { service, reader } = await serve(config);
     const labelled = JSON.parse(fs.readFileSync(path.join(HERE, "search", set.queries), "utf8"));
