@@ -54,9 +54,10 @@ const MOD_A = 67_108_859; // primes below 2^26: a product of two residues stays 
 const MOD_B = 67_108_837;
 const SHIFT = 2 ** 26;
 
-function deletionKeys(name: string): Set<number> {
+/** Write `name`'s deletion keys into `out` from `at` (a key may repeat: "aab" loses either "a" as "ab"); answers
+ *  where the next name's keys go. */
+function writeDeletionKeys(name: string, out: Float64Array, at: number): number {
   const n = name.length;
-  const keys = new Set<number>();
   // prefix[i]: the hash of name[0, i); suffix[i]: of name[i, n); power[k]: BASE^k.
   const prefixA = new Array<number>(n + 1);
   const prefixB = new Array<number>(n + 1);
@@ -79,13 +80,14 @@ function deletionKeys(name: string): Set<number> {
     suffixA[i] = (c * (powerA[n - 1 - i] as number) + (suffixA[i + 1] as number)) % MOD_A;
     suffixB[i] = (c * (powerB[n - 1 - i] as number) + (suffixB[i + 1] as number)) % MOD_B;
   }
-  keys.add((prefixA[n] as number) * SHIFT + (prefixB[n] as number));
+  let next = at;
+  out[next++] = (prefixA[n] as number) * SHIFT + (prefixB[n] as number);
   for (let i = 0; i < n; i++) {
     const a = ((prefixA[i] as number) * (powerA[n - 1 - i] as number) + (suffixA[i + 1] as number)) % MOD_A;
     const b = ((prefixB[i] as number) * (powerB[n - 1 - i] as number) + (suffixB[i + 1] as number)) % MOD_B;
-    keys.add(a * SHIFT + b);
+    out[next++] = a * SHIFT + b;
   }
-  return keys;
+  return next;
 }
 
 export function findLookAlikes(skills: readonly NamedSkill[]): LookAlike[] {
@@ -96,26 +98,30 @@ export function findLookAlikes(skills: readonly NamedSkill[]): LookAlike[] {
     if (!found.has(key)) found.set(key, { rule, skill: skill.uri, other: other.uri, reason });
   };
   const bySkeleton = new Map<string, NamedSkill[]>();
-  // Every name's deletion keys with the skill they belong to, in two flat lists; then only the keys two names share
-  // (found by one numeric sort, no map of millions of entries) are grouped.
-  const keys: number[] = [];
-  const owners: number[] = [];
+  // Every name's deletion keys with the skill they belong to, in two flat typed arrays; then only the keys that
+  // occur more than once (found by one numeric sort, no map of millions of entries) are grouped. A key repeated
+  // within one name groups that skill with itself, which compares nothing.
+  let total = 0;
+  for (const skill of skills) if (skill.name.length >= MIN_EDIT_LENGTH) total += skill.name.length + 1;
+  const keys = new Float64Array(total);
+  const owners = new Int32Array(total);
+  let filled = 0;
   for (const [index, skill] of skills.entries()) {
     const skeleton = skeletonOf(skill.name);
     const group = bySkeleton.get(skeleton);
     if (group === undefined) bySkeleton.set(skeleton, [skill]);
     else group.push(skill);
     if (skill.name.length < MIN_EDIT_LENGTH) continue;
-    for (const key of deletionKeys(skill.name)) {
-      keys.push(key);
-      owners.push(index);
-    }
+    const end = writeDeletionKeys(skill.name, keys, filled);
+    owners.fill(index, filled, end);
+    filled = end;
   }
-  const sorted = Float64Array.from(keys).sort();
+  const sorted = keys.slice().sort();
   const shared = new Set<number>();
   for (let i = 1; i < sorted.length; i++) if (sorted[i] === sorted[i - 1]) shared.add(sorted[i] as number);
   const byKey = new Map<number, number[]>();
-  for (const [i, key] of keys.entries()) {
+  for (let i = 0; i < keys.length; i++) {
+    const key = keys[i] as number;
     if (!shared.has(key)) continue;
     const group = byKey.get(key);
     if (group === undefined) byKey.set(key, [owners[i] as number]);
