@@ -8,3 +8,4 @@ export interface Target {
 export function evaluateTargets(results: Record<string, unknown>): Target[];
 export function formatReport(results: Record<string, unknown>): string;
 export function formatBaseline(baseline: Record<string, unknown>): string[];
+export function scaleTargets(scale: Record<string, unknown> | undefined): (Target & { pass: boolean })[];

@@ -19,31 +19,90 @@ function findLoad(loads, server, transport, era, workload, concurrency) {
   );
 }
 
-/** Issue 9's targets, each with what was measured and whether it passes (null: not measurable in this run). */
+/** The 100,000-skill targets of the scale section (none for another size: they were set at 100,000). */
+export function scaleTargets(sc) {
+  if (sc?.cold === undefined || sc.n !== 100_000) return [];
+  const at = "(100k) ";
+  const out = [
+    {
+      figure: `${at}cold start to the first complete listing, HTTP`,
+      target: "≤ 15 s",
+      measured: formatMs(sc.cold.listingMs),
+      pass: sc.cold.listingMs <= 15_000,
+    },
+    {
+      figure: `${at}listing size`,
+      target: "≤ 4 KB",
+      measured: `${formatNumber(sc.cold.listingBytes, 0)} B`,
+      pass: sc.cold.listingBytes <= 4096,
+    },
+  ];
+  if (sc.restart)
+    out.push({
+      figure: `${at}restart with the cache`,
+      target: "≤ 3 s",
+      measured: formatMs(sc.restart.listingMs),
+      pass: sc.restart.listingMs <= 3000,
+    });
+  if (sc.memory) {
+    const steady = sc.memory.steadyMB;
+    out.push({
+      figure: `${at}RSS over HTTP under the 8-way read load, steady and peak`,
+      target: "≤ 1 GB",
+      measured: `${MB(steady)} steady, ${MB(sc.memory.peakMB)} peak`,
+      pass: Math.max(steady ?? Infinity, sc.memory.peakMB ?? Infinity) <= 1024,
+    });
+  }
+  if (sc.search)
+    out.push({
+      figure: `${at}search_skills once built`,
+      target: "p99 ≤ 5 ms",
+      measured: `p99 ${formatMs(sc.search.p99Ms)}, p50 ${formatMs(sc.search.p50Ms)} (first: ${formatMs(sc.search.firstMs)})`,
+      pass: sc.search.p99Ms <= 5,
+    });
+  if (sc.change?.edit)
+    out.push({
+      figure: `${at}edit a subscribed SKILL.md → first notification`,
+      target: "≤ 1 s",
+      measured: formatMs(sc.change.edit.notifiedMs),
+      pass: sc.change.edit.notifiedMs <= 1000,
+    });
+  return out;
+}
+
+/** The targets, each with what was measured and whether it passes (null: not measurable in this run): at the run's
+ *  `--n` (set at 10,000 skills) and, for the scale section, at 100,000. */
 export function evaluateTargets(results) {
   const serve = results.serve;
   const big = results.build?.find((b) => b.n === results.params.n);
   const targets = [];
   const add = (figure, target, measured, pass, note = "") => targets.push({ figure, target, measured, pass, note });
   if (serve) {
-    const peerCold = serve.peer ? ` (SDK peer here: ${formatMs(serve.peer.coldListingMs)})` : "";
+    const peerMs = serve.peer?.coldListingMs;
+    const peerCold = peerMs ? ` (SDK peer here: ${formatMs(peerMs)}, ${formatNumber(peerMs / serve.coldMedianMs, 1)}× ours)` : "";
     add(
       "cold start to the first complete listing",
-      "≤ 3 s",
+      "≤ 1.5 s on an idle machine, ≥ 8 × faster than the SDK peer",
       `${formatMs(serve.coldMedianMs)} stdio, ${formatMs(serve.httpCold?.listingMs)} HTTP${peerCold}`,
-      serve.coldMedianMs <= 3000 && (serve.httpCold?.listingMs ?? 0) <= 3000,
+      serve.coldMedianMs <= 1500 && (serve.httpCold?.listingMs ?? 0) <= 1500 && (peerMs === undefined || peerMs >= 8 * serve.coldMedianMs),
     );
     add(
       "restart with a warm cache",
-      "≤ 1 s",
+      "≤ 0.5 s",
       serve.cacheWritten
         ? formatMs(serve.warmMedianMs)
         : `no cache is written for local folders: a restart is a cold start (${formatMs(serve.coldMedianMs)})`,
-      serve.cacheWritten ? serve.warmMedianMs <= 1000 : false,
+      serve.cacheWritten ? serve.warmMedianMs <= 500 : false,
     );
-    const peak = Math.max(serve.memory.skillshelfStdio?.peakMB ?? 0, serve.memory.skillshelfHttp?.peakMB ?? 0);
+    const peak = serve.memory.skillshelfHttp?.peakMB ?? 0;
     const peerPeak = serve.memory.peerHttp?.peakMB;
-    add("peak RSS", "≤ 250 MB", `${MB(peak)}${peerPeak ? ` (SDK peer: ${MB(peerPeak)})` : ""}`, peak <= 250);
+    const stdioPeak = serve.memory.skillshelfStdio?.peakMB;
+    add(
+      "peak RSS over HTTP",
+      "≤ 250 MB",
+      `${MB(peak)}${stdioPeak ? ` (stdio: ${MB(stdioPeak)})` : ""}${peerPeak ? ` (SDK peer: ${MB(peerPeak)})` : ""}`,
+      peak <= 250,
+    );
     add("listing size", "≤ 4 KB", `${formatNumber(serve.listing.bytes, 0)} B, ${serve.listing.rows} rows`, serve.listing.bytes <= 4096);
   }
   if (results.startup) {
@@ -149,6 +208,7 @@ export function evaluateTargets(results) {
     const t = usageTarget(results.usage);
     add(t.figure, t.target, t.measured, t.pass);
   }
+  for (const t of scaleTargets(results.scale)) add(t.figure, t.target, t.measured, t.pass);
   return targets;
 }
 

@@ -13,8 +13,10 @@
 //                      system git; startup times --version, help and a stdio server's initialize on the example shelf
 //                      beside node -e 0; usage is what counting uses costs on the --n shelf: reads/s with it off and
 //                      on, the store's size and its flushes on PGlite and PostgreSQL, also alone: node
-//                      bench/usage.mjs; scale is one HTTP server on the --n shelf from its cold start to its restart,
-//                      made for --n=100000)
+//                      bench/usage.mjs; scale is one HTTP server on the --scale-n shelf from its cold start to its
+//                      restart)
+//   --scale-n=N        the scale section's shelf (default --n): --scale-n=100000 measures the other sections at --n
+//                      and the scale section at 100,000 skills in one run, against the 100,000-skill targets
 //   --baseline=REF     also measure the build of git REF (built in a temporary worktree, removed at the end): each
 //                      section runs for both builds in turn, every figure gets a ratio to the baseline's, and one
 //                      more than 15 % worse is flagged (listed at the end; the exit code stays 0)
@@ -70,6 +72,7 @@ const n = Number(flags.n ?? (quick ? 1000 : 10000));
 const list = (text) => text.split(",").filter(Boolean);
 const options = {
   n,
+  scaleN: Number(flags["scale-n"] ?? n),
   seed: Number(flags.seed ?? 7),
   sizes: flags.sizes ? list(flags.sizes).map(Number) : [...new Set(quick ? [n] : [1000, n])],
   sections: new Set(
@@ -198,6 +201,8 @@ for (const signal of ["SIGINT", "SIGTERM"])
 
 /** Flags that name no section or ask for what this machine cannot do are refused before anything runs. */
 function checkFlags() {
+  if (!Number.isInteger(options.scaleN) || options.scaleN < 1)
+    throw new Error(`--scale-n: a whole number of skills, not ${JSON.stringify(flags["scale-n"])}`);
   for (const section of options.sections)
     if (!Object.hasOwn(SECTIONS, section))
       throw new Error(`--sections: no section ${JSON.stringify(section)} (there are ${Object.keys(SECTIONS).join(", ")})`);
@@ -243,7 +248,9 @@ async function main() {
     return shelves.get(size);
   };
   // Sections that need no generated shelf (startup, plugins, webdav, kdense) generate none when run alone.
-  const big = [...options.sections].some((section) => SECTIONS[section].shelf) ? shelfOf(options.n) : undefined;
+  // The scale section uses a shelf of its own size (--scale-n): it asks for the --n shelf only when that is its size.
+  const needsBig = (section) => SECTIONS[section].shelf && (section !== "scale" || options.scaleN === options.n);
+  const big = [...options.sections].some(needsBig) ? shelfOf(options.n) : undefined;
   if (big !== undefined)
     results.shelf = {
       dir: big.dir,
@@ -318,7 +325,7 @@ async function main() {
       case "usage":
         return runUsageSuite(ctx, big, { quick });
       case "scale":
-        return runScaleSuite(ctx, big, { coldDisk: flags["cold-disk"] === "true" });
+        return runScaleSuite(ctx, shelfOf(options.scaleN), { coldDisk: flags["cold-disk"] === "true" });
     }
     throw new Error(`no section ${name}`);
   };
