@@ -135,13 +135,19 @@ async function measure(ctx, { n, root, config, cacheDir, skill, coldDisk, out },
     log(`scale ${n}: skills/list walked: ${walk.skills} skills in ${walk.cursors.length} pages, ${walk.ms.toFixed(0)} ms`);
 
     // 3. search_skills: the first call builds the index; then one call per query, one at a time.
+    // A build older than the tool (a baseline) has none: the rest of the section is still measured.
     const queries = searchQueries(manifest, SEARCH_QUERIES, options.seed);
-    const firstMs = await searchOnce(http, queries[0]);
-    const samples = [];
-    for (const query of queries) samples.push(await searchOnce(http, query));
-    samples.sort((a, b) => a - b);
-    out.search = { firstMs, queries: samples.length, p50Ms: percentile(samples, 0.5), p99Ms: percentile(samples, 0.99) };
-    log(`scale ${n}: first search_skills ${firstMs.toFixed(0)} ms, then p99 ${out.search.p99Ms.toFixed(1)} ms`);
+    const tools = await http.send(http.prepare("tools/list", {}));
+    if (!(tools.message?.result?.tools ?? []).some((tool) => tool.name === "search_skills")) {
+      log(`scale ${n}: this build has no search_skills tool: not measured`);
+    } else {
+      const firstMs = await searchOnce(http, queries[0]);
+      const samples = [];
+      for (const query of queries) samples.push(await searchOnce(http, query));
+      samples.sort((a, b) => a - b);
+      out.search = { firstMs, queries: samples.length, p50Ms: percentile(samples, 0.5), p99Ms: percentile(samples, 0.99) };
+      log(`scale ${n}: first search_skills ${firstMs.toFixed(0)} ms, then p99 ${out.search.p99Ms.toFixed(1)} ms`);
+    }
 
     // 4. 8-way read-mix load over HTTP, RSS sampled meanwhile.
     const reads = readMix(manifest, options.serveUris, options.seed + 10);
