@@ -4,7 +4,7 @@
 import { FULL_SCOPE, readDirectory, resolve } from "../resolve/index.js";
 import { formatSkillMdUri, PLUGIN_ROOT, pluginRootUri, SKILL_DIR_SPELLINGS, type SkillFolders } from "../address/index.js";
 import { memoize } from "../memo/index.js";
-import { type Shelf, type Skill, skillFolders } from "../shelf/index.js";
+import { type Library, type Shelf, type Skill, skillFolders } from "../shelf/index.js";
 import type { HarvestedSkill } from "../harvest/index.js";
 
 const SCHEME = /^[a-z][a-z0-9+.-]*:/i;
@@ -18,32 +18,48 @@ export interface Dangling {
 
 /** Dangling citations per plugin id, each skill's in citation order. Each shelf's audit runs on first use: only
  *  operators read it, so it never delays the first request. */
-export const auditCitations: (shelf: Shelf) => ReadonlyMap<string, readonly Dangling[]> = memoize(findDangling);
-
-function findDangling(shelf: Shelf): Map<string, Dangling[]> {
-  const raw = new Map<string, HarvestedSkill>();
-  for (const plugin of shelf.plugins.values()) {
-    for (const skill of plugin.skills) raw.set(`${plugin.id}\0${skill.dir}`, skill);
-  }
+export const auditCitations: (shelf: Shelf) => ReadonlyMap<string, readonly Dangling[]> = memoize((shelf) => {
   const out = new Map<string, Dangling[]>();
   for (const library of shelf.libraries.values()) {
-    const folders = new Map<string, SkillFolders>();
-    for (const skill of library.skills.values()) {
-      const harvested = raw.get(`${skill.plugin}\0${skill.dir}`);
-      const plugin = shelf.plugins.get(skill.plugin);
-      if (harvested === undefined || plugin === undefined) continue;
-      let skills = folders.get(plugin.id);
-      if (skills === undefined) folders.set(plugin.id, (skills = skillFolders(library.name, plugin)));
-      // Citations are reported as the author wrote them (harvest found them in the body before substitution).
-      for (const cites of harvested.cites) {
-        const target = citationUri(skill, cites, skills);
-        if (target === null || resolve(shelf, FULL_SCOPE, target).kind !== "notFound") continue;
-        // `[templates/](templates/)` names a directory: it leads somewhere when the directory holds served files.
-        if (readDirectory(shelf, FULL_SCOPE, target.replace(/\/+$/, "")).kind === "directory") continue;
-        const rows = out.get(skill.plugin) ?? [];
-        rows.push({ skill: formatSkillMdUri(skill.library, skill.address), cites });
-        out.set(skill.plugin, rows);
-      }
+    for (const [plugin, rows] of danglingIn(shelf, library)) out.set(plugin, [...(out.get(plugin) ?? []), ...rows]);
+  }
+  return out;
+});
+
+/** Each shelf's audit so far, by library name. */
+const audited = memoize((_shelf: Shelf) => new Map<string, ReadonlyMap<string, readonly Dangling[]>>());
+
+/** One library's part of the audit (its skills' dangling citations per plugin id), computed once per shelf: the
+ *  audit can be run a library at a time (health.ts `buildHealthInSteps`). */
+export function danglingIn(shelf: Shelf, library: Library): ReadonlyMap<string, readonly Dangling[]> {
+  const held = audited(shelf);
+  let found = held.get(library.name);
+  if (found === undefined) held.set(library.name, (found = findDangling(shelf, library)));
+  return found;
+}
+
+function findDangling(shelf: Shelf, library: Library): Map<string, Dangling[]> {
+  const raw = new Map<string, HarvestedSkill>();
+  for (const id of library.plugins) {
+    for (const skill of shelf.plugins.get(id)?.skills ?? []) raw.set(`${id}\0${skill.dir}`, skill);
+  }
+  const out = new Map<string, Dangling[]>();
+  const folders = new Map<string, SkillFolders>();
+  for (const skill of library.skills.values()) {
+    const harvested = raw.get(`${skill.plugin}\0${skill.dir}`);
+    const plugin = shelf.plugins.get(skill.plugin);
+    if (harvested === undefined || plugin === undefined) continue;
+    let skills = folders.get(plugin.id);
+    if (skills === undefined) folders.set(plugin.id, (skills = skillFolders(library.name, plugin)));
+    // Citations are reported as the author wrote them (harvest found them in the body before substitution).
+    for (const cites of harvested.cites) {
+      const target = citationUri(skill, cites, skills);
+      if (target === null || resolve(shelf, FULL_SCOPE, target).kind !== "notFound") continue;
+      // `[templates/](templates/)` names a directory: it leads somewhere when the directory holds served files.
+      if (readDirectory(shelf, FULL_SCOPE, target.replace(/\/+$/, "")).kind === "directory") continue;
+      const rows = out.get(skill.plugin) ?? [];
+      rows.push({ skill: formatSkillMdUri(skill.library, skill.address), cites });
+      out.set(skill.plugin, rows);
     }
   }
   return out;

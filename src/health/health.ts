@@ -1,6 +1,6 @@
 // The operator's report (§10), computed from a shelf: pure, so `check --json` and `GET /health` agree.
 import type { Shelf } from "../shelf/index.js";
-import { auditCitations } from "./citations.js";
+import { auditCitations, danglingIn } from "./citations.js";
 import { type HealthStatus, type ProblemCounts, statusOf } from "./status.js";
 import { formatSkillMdUri } from "../address/index.js";
 import { memoize } from "../memo/index.js";
@@ -108,10 +108,13 @@ function guardHealth(shelf: Shelf, derived: boolean): GuardHealth | undefined {
       quarantined.push({ library: library.name, ...row, why });
     }
   }
-  const lookAlikes = derived ? findLookAlikes(namedSkills(shelf)).map((row) => ({ ...row, severity: "medium" })) : [];
+  const lookAlikes = derived ? lookAlikesOf(shelf) : [];
   if (findings.length === 0 && lookAlikes.length === 0) return undefined;
   return { quarantined, findings, ...(lookAlikes.length === 0 ? {} : { lookAlikes }) };
 }
+
+/** The look-alike names of a shelf, found once per shelf. */
+const lookAlikesOf = memoize((shelf: Shelf) => findLookAlikes(namedSkills(shelf)).map((row) => ({ ...row, severity: "medium" })));
 
 function namedSkills(shelf: Shelf): NamedSkill[] {
   return visibleSkills(shelf, FULL_SCOPE).map((skill) => ({
@@ -128,7 +131,8 @@ interface DiscoveryHealth {
   unnamable?: { skill: string; name: string }[];
 }
 
-function discoveryHealth(shelf: Shelf): DiscoveryHealth | undefined {
+/** The discovery index's name checks of a shelf, once per shelf. */
+const discoveryHealth = memoize((shelf: Shelf): DiscoveryHealth | undefined => {
   const names = flatNames(visibleSkills(shelf, FULL_SCOPE));
   if (names.shadowed.length === 0 && names.unnamable.length === 0) return undefined;
   return {
@@ -137,7 +141,7 @@ function discoveryHealth(shelf: Shelf): DiscoveryHealth | undefined {
       ? {}
       : { unnamable: names.unnamable.map((skill) => ({ skill: formatSkillMdUri(skill.library, skill.address), name: skill.name })) }),
   };
-}
+});
 
 /** The report of a shelf, built once per shelf however many readers ask (/health, /metrics, the log, the
  *  fingerprint): a shelf never changes. */
@@ -148,6 +152,23 @@ export const buildHealth: (shelf: Shelf) => HealthReport = memoize((shelf) => bu
  *  the skills' names, addresses and sources) — which at 100,000 skills take seconds: what the fingerprint of a
  *  rebuild, computed before its swap, hashes. */
 export const healthBasis: (shelf: Shelf) => HealthReport = memoize((shelf) => buildReport(shelf, false));
+
+/** `buildHealth(shelf)`, its slow parts computed one at a time — the citation audit a library at a time, then the
+ *  discovery index's name checks, then the look-alike names — each after an `await pause()`, so that a report
+ *  at 100,000 skills (seconds of work) never holds the caller's event loop for more than one part. Whatever a
+ *  reader of `buildHealth` asks for meanwhile is computed once, by whichever comes first. */
+export async function buildHealthInSteps(shelf: Shelf, pause: () => Promise<void>): Promise<HealthReport> {
+  for (const library of shelf.libraries.values()) {
+    await pause();
+    danglingIn(shelf, library);
+  }
+  await pause();
+  discoveryHealth(shelf);
+  await pause();
+  lookAlikesOf(shelf);
+  await pause();
+  return buildHealth(shelf);
+}
 
 function buildReport(shelf: Shelf, derived: boolean): HealthReport {
   const libraries: Record<string, LibraryHealth> = {};

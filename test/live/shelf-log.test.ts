@@ -29,7 +29,10 @@ test("a swap's listeners run before its health report; the rebuilt line comes af
     shelfLog = new ShelfLog(log, () => service.holder.current);
     shelfLog.follow(service.holder);
     expect(lines).toEqual(["info shelf built"]);
+    // The report is computed a part at a time after the first shelf is served: nothing of it is logged yet.
     await new Promise((resolve) => setImmediate(resolve));
+    expect(lines).toEqual(["info shelf built"]);
+    await shelfLog.settled();
     expect(lines).toEqual(["info shelf built", "warn dangling citation references/one.md"]);
 
     const atSwap: string[][] = [];
@@ -39,6 +42,7 @@ test("a swap's listeners run before its health report; the rebuilt line comes af
       skillMd("alpha", "Use alpha.", "# alpha\n\nSee [the other](references/two.md).\n"),
     );
     await service.rebuild();
+    await shelfLog.settled();
     // The listener saw the log as it was before the swap: the new shelf's report had not run yet.
     expect(atSwap).toEqual([["info shelf built", "warn dangling citation references/one.md"]]);
     expect(lines.slice(2)).toEqual([
