@@ -2,3 +2,4 @@
 // as that object lives. Pure.
 export { memoize, memoizeBy } from "./memo.js";
 export { BoundedMap } from "./bounded.js";
+export { ExpiringMap } from "./expiring.js";

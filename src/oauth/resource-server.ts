@@ -4,6 +4,7 @@
 import { createHash } from "node:crypto";
 import { decodeJwt, errors, jwtVerify, type JWTPayload } from "jose";
 import type { OAuthConfig } from "../config/index.js";
+import { ExpiringMap } from "../memo/index.js";
 import { grantOf, type Claims, type Identity, type SignedIn } from "./identity.js";
 import { Issuer, IssuerUnavailableError, type IssuerOptions, type IssuerState } from "./issuer.js";
 
@@ -40,17 +41,12 @@ const DEFAULT_CACHE_SIZE = 10_000;
 const DEFAULT_INTROSPECTION_TTL_MS = 60_000;
 const WELL_KNOWN = "/.well-known/oauth-protected-resource";
 
-interface Remembered {
-  readonly identity: Identity;
-  /** Milliseconds since the epoch. */
-  readonly until: number;
-}
-
 export class ResourceServer {
   readonly issuer: Issuer;
-  private readonly cache = new Map<string, Remembered>();
+  /** Identities of tokens checked, by the token's sha256, until the token expires (or the introspection TTL ends);
+   *  bounded: the expired go first, then the oldest. */
+  private readonly cache: ExpiringMap<string, Identity>;
   private readonly now: () => number;
-  private readonly cacheSize: number;
 
   constructor(
     readonly config: OAuthConfig,
@@ -58,7 +54,7 @@ export class ResourceServer {
   ) {
     this.issuer = new Issuer(config.issuer, options);
     this.now = options.now ?? Date.now;
-    this.cacheSize = options.cacheSize ?? DEFAULT_CACHE_SIZE;
+    this.cache = new ExpiringMap(options.cacheSize ?? DEFAULT_CACHE_SIZE, this.now);
   }
 
   /** Read the provider's metadata and keys now, so the first user does not wait for them and /health has news. */
@@ -113,10 +109,7 @@ export class ResourceServer {
   async authenticate(token: string): Promise<Authenticated> {
     const key = createHash("sha256").update(token, "utf8").digest("base64url");
     const remembered = this.cache.get(key);
-    if (remembered !== undefined) {
-      if (this.now() < remembered.until) return { ok: true, identity: remembered.identity };
-      this.cache.delete(key);
-    }
+    if (remembered !== undefined) return { ok: true, identity: remembered };
     const checked = isJwt(token) ? await this.checkJwt(token) : await this.introspect(token);
     if (!checked.ok) return checked;
     const { claims, signedIn, until } = checked;
@@ -127,18 +120,8 @@ export class ResourceServer {
       return refuse(403, "insufficient_scope", "signed in, but no rule of this server grants this user anything", signedIn);
     }
     const identity: Identity = { name: signedIn.subject, scope: grant.scope, admin: grant.admin, signedIn, claims };
-    this.remember(key, { identity, until });
+    this.cache.set(key, identity, until);
     return { ok: true, identity };
-  }
-
-  private remember(key: string, entry: Remembered): void {
-    if (this.cache.size >= this.cacheSize) {
-      // Expired entries go first; else the oldest.
-      const now = this.now();
-      for (const [k, e] of this.cache) if (e.until <= now) this.cache.delete(k);
-      if (this.cache.size >= this.cacheSize) this.cache.delete(this.cache.keys().next().value as string);
-    }
-    this.cache.set(key, entry);
   }
 
   private async checkJwt(token: string): Promise<Checked> {

@@ -28,6 +28,9 @@ export class SearchFollows {
   private readonly held = new Map<number, Held>();
   private readonly byClient = new Map<string, Set<number>>();
   private next = 0;
+  /** No id below this is held: the oldest is found by counting up from it, never by walking the map from its front
+   *  (a Map walks the holes its deletions left, so that walk grew with every search forgotten). */
+  private low = 0;
   /** Searches pushed out by the bound before their window ended. */
   untracked = 0;
 
@@ -48,8 +51,7 @@ export class SearchFollows {
     if (skills.length === 0) return false;
     let pushedOut = false;
     if (this.held.size >= this.capacity) {
-      const oldest = this.held.keys().next().value as number;
-      this.forget(oldest);
+      this.forget(this.oldest() as number);
       this.untracked++;
       pushedOut = true;
     }
@@ -79,10 +81,16 @@ export class SearchFollows {
 
   /** Forgets searches whose window ended before `at`: nothing followed them. */
   private expire(at: number): void {
-    for (const [id, held] of this.held) {
-      if (held.at + this.windowMs >= at) return;
+    for (let id = this.oldest(); id !== undefined; id = this.oldest()) {
+      if ((this.held.get(id) as Held).at + this.windowMs >= at) return;
       this.forget(id);
     }
+  }
+
+  /** The id of the oldest search held, if any. */
+  private oldest(): number | undefined {
+    while (this.low < this.next && !this.held.has(this.low)) this.low++;
+    return this.low < this.next ? this.low : undefined;
   }
 
   private forget(id: number): void {

@@ -2,8 +2,9 @@
 // thing the browser holds, in an HttpOnly cookie), each dropped when it expires. `SessionKeeper` is what the page
 // asks of wherever they live: the store when the server has one (shared by replicas, kept over a restart; the layer
 // above wires it), else this process's memory (`MemorySessions`), bounded so that no number of visitors can grow it
-// past its size (the expired go first, then the oldest).
+// past its size (the expired go first, then the oldest: `memo/ExpiringMap`).
 import { randomBytes } from "node:crypto";
+import { ExpiringMap } from "../memo/index.js";
 
 /** A browser signed in with the provider, as the server keeps it: the access token never leaves the server. */
 export interface PageSession {
@@ -71,12 +72,11 @@ export class MemorySessions<T> implements SessionKeeper<T> {
 const ID_PATTERN = /^[A-Za-z0-9_-]{43}$/;
 
 export class ExpiringStore<T> {
-  private readonly entries = new Map<string, { readonly value: T; readonly until: number }>();
+  private readonly entries: ExpiringMap<string, T>;
 
-  constructor(
-    private readonly capacity: number,
-    private readonly now: () => number = Date.now,
-  ) {}
+  constructor(capacity: number, now: () => number = Date.now) {
+    this.entries = new ExpiringMap(capacity, now);
+  }
 
   get size(): number {
     return this.entries.size;
@@ -91,24 +91,13 @@ export class ExpiringStore<T> {
 
   /** Keep `value` under `id` (made by the caller) until `until`. */
   put(id: string, value: T, until: number): void {
-    if (this.entries.size >= this.capacity) {
-      const now = this.now();
-      for (const [id, entry] of this.entries) if (entry.until <= now) this.entries.delete(id);
-      if (this.entries.size >= this.capacity) this.entries.delete(this.entries.keys().next().value as string);
-    }
-    this.entries.set(id, { value, until });
+    this.entries.set(id, value, until);
   }
 
   /** The value under `id` while it lives; an expired one is dropped. */
   get(id: string | undefined): T | undefined {
     if (id === undefined || !ID_PATTERN.test(id)) return undefined;
-    const entry = this.entries.get(id);
-    if (entry === undefined) return undefined;
-    if (entry.until <= this.now()) {
-      this.entries.delete(id);
-      return undefined;
-    }
-    return entry.value;
+    return this.entries.get(id);
   }
 
   /** The value under `id`, removed: it can be used once. */

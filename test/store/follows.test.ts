@@ -30,6 +30,24 @@ describe("searches followed by a read", () => {
     expect(follows.read("ci", "lib/x", 3)).toEqual([key("b"), key("c")]);
   });
 
+  it("after a search in the middle was followed, the bound pushes out the oldest search still held", () => {
+    const follows = new SearchFollows(1000, 3);
+    follows.searched(key("a"), ["lib/x"], 0);
+    follows.searched(key("b"), ["lib/y"], 1);
+    follows.searched(key("c"), ["lib/x"], 2);
+    expect(follows.read("ci", "lib/y", 3)).toEqual([key("b")]);
+    expect(follows.searched(key("d"), ["lib/z"], 4)).toBe(false);
+    expect(follows.searched(key("e"), ["lib/z"], 5)).toBe(true);
+    expect(follows.read("ci", "lib/x", 6)).toEqual([key("c")]);
+    expect(follows.read("ci", "lib/z", 1004)).toEqual([key("d"), key("e")]);
+    expect(follows.size).toBe(0);
+    // Past the window of everything: expiring an empty set stays empty, and new searches are held again.
+    follows.searched(key("f"), ["lib/x"], 5000);
+    expect(follows.size).toBe(1);
+    expect(follows.read("ci", "lib/x", 6001)).toEqual([]);
+    expect(follows.size).toBe(0);
+  });
+
   it("shows untracked searches on the store's status and logs the first once", () => {
     const logged: string[] = [];
     const store = new UsageStore({
