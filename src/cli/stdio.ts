@@ -40,11 +40,16 @@ export async function serveOverStdio(
   );
   // Signals are handled before the startup line: a supervisor may signal the moment it sees it.
   const stopped = new Promise<number>((resolve) => {
-    const stop = (): void =>
+    // A client that hangs up often signals too: the server stops once, and exits when that stop is done.
+    let stopping = false;
+    const stop = (): void => {
+      if (stopping) return;
+      stopping = true;
       void handle
         .close()
         .then(close)
         .then(() => resolve(EXIT_CODES.ok));
+    };
     process.once("SIGTERM", stop);
     process.once("SIGINT", stop);
     process.stdin.once("end", stop);

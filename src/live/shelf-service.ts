@@ -58,6 +58,7 @@ export class ShelfService {
   private reindexing: Promise<string[]> | null = null;
   private readonly timers: NodeJS.Timeout[] = [];
   private closed = false;
+  private closing: Promise<void> | undefined;
   /** The local fetches the first shelf served from the record, not yet compared with the disk. */
   private fromRecord: ReadonlySet<string> = new Set();
 
@@ -193,9 +194,15 @@ export class ShelfService {
     }
   }
 
-  /** Stop the timers, let a running rebuild finish, and release the git fetcher. */
-  async close(): Promise<void> {
-    if (this.closed) return;
+  /** Stop the timers, let a running rebuild finish, write the pending harvest record, and release the git fetcher.
+   *  Every call answers the same promise: a second close (a signal and the end of stdin, both asking the server to
+   *  stop) waits for the first one's writes instead of letting the process exit in the middle of them. */
+  close(): Promise<void> {
+    this.closing ??= this.closeOnce();
+    return this.closing;
+  }
+
+  private async closeOnce(): Promise<void> {
     this.closed = true;
     for (const timer of this.timers.splice(0)) clearInterval(timer);
     await this.queue.catch(() => undefined);
