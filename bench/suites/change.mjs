@@ -4,6 +4,7 @@
 // peer with --watch (which re-reads its whole catalog on a change) where its start fits the run's budget.
 import fs from "node:fs";
 import path from "node:path";
+import { waitIdle } from "../lib/proc.mjs";
 import { peerSpec, skillshelfSpec, startServer } from "../lib/servers.mjs";
 
 const TIMEOUT_MS = 60_000;
@@ -87,7 +88,10 @@ export async function runChangeSuite(ctx, shelf, { peer = false } = {}) {
     }),
   );
   await handle.send(handle.prepare("resources/list", {}));
-  await sleep(1000); // let the watcher settle after its initial scan
+  // The edit is timed on a server that has finished starting: its watches set up and the rescan that follows them
+  // done (both come after the first listing; an edit made meanwhile waits for that rescan). Then a second more.
+  await waitIdle(handle.pid, { maxMs: 60_000 });
+  await sleep(1000);
   try {
     out.skillshelf = await measureChanges(handle, ours, skill, (s) => `skill://${s.lib}/${s.address.join("/")}/SKILL.md`);
   } finally {
@@ -100,6 +104,7 @@ export async function runChangeSuite(ctx, shelf, { peer = false } = {}) {
     log(`change ${n}: the same on the SDK peer (--watch)`);
     const theirs = await copy("peer");
     const peerHandle = await startServer(await peerSpec({ kit, root: theirs, transport: "stdio", watch: true }));
+    await waitIdle(peerHandle.pid, { maxMs: 60_000 });
     await sleep(1000);
     try {
       out.peer = await measureChanges(peerHandle, theirs, skill, (s) => `skill://${s.lib}/${s.dir}/SKILL.md`);
