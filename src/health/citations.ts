@@ -3,7 +3,7 @@
 // (any scheme) and in-page anchors are not citations.
 import { FULL_SCOPE, readDirectory, resolve } from "../resolve/index.js";
 import { formatSkillMdUri, PLUGIN_ROOT, pluginRootUri, SKILL_DIR_SPELLINGS, type SkillFolders } from "../address/index.js";
-import { memoize } from "../memo/index.js";
+import { memoize, memoizeOn } from "../memo/index.js";
 import { type Library, type Shelf, type Skill, skillFolders } from "../shelf/index.js";
 import type { HarvestedSkill } from "../harvest/index.js";
 
@@ -33,17 +33,40 @@ const audited = memoize((_shelf: Shelf) => new Map<string, ReadonlyMap<string, r
  *  audit can be run a library at a time (health.ts `buildHealthInSteps`). */
 export function danglingIn(shelf: Shelf, library: Library): ReadonlyMap<string, readonly Dangling[]> {
   const held = audited(shelf);
-  let found = held.get(library.name);
-  if (found === undefined) held.set(library.name, (found = findDangling(shelf, library)));
+  const known = held.get(library.name);
+  if (known !== undefined) return known;
+  const found = new Map<string, Dangling[]>();
+  for (const { plugin, row, elsewhere } of citationsOf(library, shelf)) {
+    if (elsewhere !== undefined && !leadsNowhere(shelf, elsewhere)) continue;
+    const rows = found.get(plugin) ?? [];
+    rows.push(row);
+    found.set(plugin, rows);
+  }
+  held.set(library.name, found);
   return found;
 }
 
-function findDangling(shelf: Shelf, library: Library): Map<string, Dangling[]> {
+/** A citation of a library's skill as far as the library alone decides it: dangling, or pointing at another
+ *  library (`elsewhere`: the URI to resolve on each shelf). */
+interface Cited {
+  readonly plugin: string;
+  readonly row: Dangling;
+  readonly elsewhere?: string;
+}
+
+/** The citations of each library, worked out once per Library object. A citation into the library itself resolves
+ *  the same on every shelf that library is part of — a rebuild keeps a library only when its plan and every
+ *  plugin's harvest are the very same, and the resolver clamps `..` at the library — so the audit of a shelf
+ *  rebuilt after a one-skill edit resolves only the changed library's citations and those into other libraries. */
+const citationsOf: (library: Library, shelf: Shelf) => readonly Cited[] = memoizeOn(findCitations);
+
+function findCitations(library: Library, shelf: Shelf): Cited[] {
   const raw = new Map<string, HarvestedSkill>();
   for (const id of library.plugins) {
     for (const skill of shelf.plugins.get(id)?.skills ?? []) raw.set(`${id}\0${skill.dir}`, skill);
   }
-  const out = new Map<string, Dangling[]>();
+  const inside = `skill://${library.name}/`;
+  const out: Cited[] = [];
   const folders = new Map<string, SkillFolders>();
   for (const skill of library.skills.values()) {
     const harvested = raw.get(`${skill.plugin}\0${skill.dir}`);
@@ -54,15 +77,22 @@ function findDangling(shelf: Shelf, library: Library): Map<string, Dangling[]> {
     // Citations are reported as the author wrote them (harvest found them in the body before substitution).
     for (const cites of harvested.cites) {
       const target = citationUri(skill, cites, skills);
-      if (target === null || resolve(shelf, FULL_SCOPE, target).kind !== "notFound") continue;
-      // `[templates/](templates/)` names a directory: it leads somewhere when the directory holds served files.
-      if (readDirectory(shelf, FULL_SCOPE, target.replace(/\/+$/, "")).kind === "directory") continue;
-      const rows = out.get(skill.plugin) ?? [];
-      rows.push({ skill: formatSkillMdUri(skill.library, skill.address), cites });
-      out.set(skill.plugin, rows);
+      if (target === null) continue;
+      const row = { skill: formatSkillMdUri(skill.library, skill.address), cites };
+      if (!target.startsWith(inside)) out.push({ plugin: skill.plugin, row, elsewhere: target });
+      else if (leadsNowhere(shelf, target)) out.push({ plugin: skill.plugin, row });
     }
   }
   return out;
+}
+
+/** Whether `target` answers *not found* and is no directory holding served files (`[templates/](templates/)`
+ *  names a directory: it leads somewhere when the directory holds served files). */
+function leadsNowhere(shelf: Shelf, target: string): boolean {
+  return (
+    resolve(shelf, FULL_SCOPE, target).kind === "notFound" &&
+    readDirectory(shelf, FULL_SCOPE, target.replace(/\/+$/, "")).kind !== "directory"
+  );
 }
 
 /** The URI a client would read for a citation, or null when it is not a citation (a URL, an anchor). */

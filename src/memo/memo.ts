@@ -13,6 +13,19 @@ export function memoize<K extends object, V>(compute: (key: K) => V): (key: K) =
   };
 }
 
+/** `compute(key, context)` once per key object, with the context of its first call: for a value that depends on the
+ *  key alone but is worked out through something bigger (a library's citations, resolved through the shelf it is
+ *  part of). The caller vouches that every context a key comes with gives the same value. */
+export function memoizeOn<K extends object, C, V>(compute: (key: K, context: C) => V): (key: K, context: C) => V {
+  const held = new WeakMap<K, V>();
+  return (key, context) => {
+    if (held.has(key)) return held.get(key) as V;
+    const value = compute(key, context);
+    held.set(key, value);
+    return value;
+  };
+}
+
 /** `compute(key, arg)` once per key object and name of `arg` (`nameOf`), holding at most `cap` names per key, the
  *  oldest going first: names (scope keys) are few in use, and the cap only bounds memory against a flood of them. */
 export function memoizeBy<K extends object, A, V>(
