@@ -7,7 +7,7 @@ import { createHash } from "node:crypto";
 import { SKILL_FILE } from "../address/index.js";
 import { memoizeBy } from "../memo/index.js";
 import { type Scope, type ScopeOn, visibleSkills } from "../resolve/index.js";
-import { type SearchOutcome, type SearchRequest, SkillIndex, skillBody, skillDocument } from "../search/index.js";
+import { indexedBody, type SearchOutcome, type SearchRequest, SkillIndex, skillDocument } from "../search/index.js";
 import type { Shelf, Skill } from "../shelf/index.js";
 import type { ShelfHolder } from "./holder.js";
 import { decodeUtf8, readServedFile } from "./served-bytes.js";
@@ -87,7 +87,7 @@ function nextTurn(): Promise<void> {
   return new Promise((resolve) => setImmediate(resolve));
 }
 
-/** The served SKILL.md bodies of `skills` by SKILL.md address; one that cannot be read now (changed since the
+/** The indexed part of the served SKILL.md bodies of `skills` by SKILL.md address; one that cannot be read now (changed since the
  *  harvest) is left out, and its next digest brings it back. */
 async function readBodies(skills: readonly Skill[]): Promise<Map<string, string>> {
   const bodies = new Map<string, string>();
@@ -99,7 +99,7 @@ async function readBodies(skills: readonly Skill[]): Promise<Map<string, string>
       if (file === undefined) continue;
       const content = await readServedFile(file);
       const text = content.ok ? decodeUtf8(content.bytes) : null;
-      if (text !== null) bodies.set(skillDocument(skill).id, skillBody(text));
+      if (text !== null) bodies.set(skillDocument(skill).id, indexedBody(text));
     }
   };
   await Promise.all(Array.from({ length: Math.min(READ_CONCURRENCY, skills.length) }, worker));

@@ -6,6 +6,7 @@ export {
   BODY_CHARS,
   bodyTerms,
   folderTerms,
+  indexedBody,
   MINISEARCH_OPTIONS,
   MINISEARCH_QUERY,
   queryTerms,
