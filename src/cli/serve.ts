@@ -144,7 +144,12 @@ async function openLiveShelf(
   },
 ) {
   const { log } = options;
-  const shelfLog = new ShelfLog(log, () => live.holder.current);
+  // The log's reports give way to rebuilds (`live` is set before the first report starts, in `follow` below).
+  const shelfLog = new ShelfLog(
+    log,
+    () => live.holder.current,
+    () => live.idle(),
+  );
   // Reads and rebuilds share the cache: a rebuild holds what it read of a changed file, so a read answers with the
   // published version while the file is already being rewritten again.
   const contents = new ContentCache();

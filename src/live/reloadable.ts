@@ -44,6 +44,11 @@ export class ReloadableShelf {
     return this.live.reindex();
   }
 
+  /** Resolves once the service now serving has no build queued or running (`ShelfService.idle`). */
+  idle(): Promise<void> {
+    return this.live.service.idle();
+  }
+
   /** A rebuild from the disk, for a read that found a file changed before any watcher said so (ShelfReader's
    *  LiveFiles). */
   rescan(): Promise<string[]> {

@@ -11,9 +11,12 @@ export class ShelfLog {
   /** The log's work in order: each swapped-in shelf's report, then the rebuild line that counts it. */
   private queue: Promise<void> = Promise.resolve();
 
+  /** `idle`: resolves once no rebuild is queued or running; the report waits for it before each of its parts, so a
+   *  change that comes in while a report is being worked out is published first (the report only feeds the log). */
   constructor(
     private readonly log: Logger,
     private readonly current: () => Shelf,
+    private readonly idle: () => Promise<void> = () => Promise.resolve(),
   ) {}
 
   /** For ShelfServiceOptions.onRebuilt: `shelf rebuilt` at info when a new shelf was swapped in, else at debug;
@@ -51,7 +54,10 @@ export class ShelfLog {
 
   private later(shelf: Shelf): void {
     this.then(async () => {
-      const next = await buildHealthInSteps(shelf, nextTurn);
+      const next = await buildHealthInSteps(shelf, async () => {
+        await nextTurn();
+        await this.idle();
+      });
       for (const change of healthChanges(this.report, next)) this.log.log(change.level, change.message, change.fields);
       this.report = next;
     });

@@ -59,6 +59,8 @@ export class ShelfService {
   private readonly timers: NodeJS.Timeout[] = [];
   private closed = false;
   private closing: Promise<void> | undefined;
+  /** Builds queued or running. */
+  private building = 0;
   /** The local fetches the first shelf served from the record, not yet compared with the disk. */
   private fromRecord: ReadonlySet<string> = new Set();
 
@@ -212,9 +214,16 @@ export class ShelfService {
   }
 
   private enqueue(mode: BuildMode): Promise<string[]> {
-    const run = this.queue.then(() => this.buildOnce(mode));
+    this.building++;
+    const run = this.queue.then(() => this.buildOnce(mode)).finally(() => this.building--);
     this.queue = run.catch(() => undefined);
     return run;
+  }
+
+  /** Resolves once no build is queued or running: what work of lower priority (the log's health report) waits for
+   *  between its parts, so a rebuild that publishes a change never shares the CPU with it. */
+  async idle(): Promise<void> {
+    while (this.building > 0) await this.queue;
   }
 
   private async buildOnce(mode: BuildMode): Promise<string[]> {
