@@ -11,7 +11,8 @@ import { makeTemp, removeTemps, skillMd, writeFiles } from "../sources/git-fixtu
 
 afterAll(removeTemps);
 
-test("a swap's listeners run before its health report; the rebuilt line comes after the report", async () => {
+/** One skill citing a file it lacks, served zero-config; the log's lines as `level message cites`. */
+function citingShelf() {
   const base = makeTemp();
   const root = path.join(base, "shelf");
   writeFiles(root, { "skills/alpha/SKILL.md": skillMd("alpha", "Use alpha.", "# alpha\n\nSee [the guide](references/one.md).\n") });
@@ -22,8 +23,13 @@ test("a swap's listeners run before its health report; the rebuilt line comes af
     log: (level: LogLevel, message: string, fields: Readonly<Record<string, unknown>> = {}) =>
       lines.push(`${level} ${message} ${fields["cites"] ?? ""}`.trim()),
   };
+  return { root, config: result.config, lines, log };
+}
+
+test("a swap's listeners run before its health report; the rebuilt line comes after the report", async () => {
+  const { root, config, lines, log } = citingShelf();
   let shelfLog: ShelfLog | undefined;
-  const service = await ShelfService.start(result.config, () => new Date(0), {
+  const service = await ShelfService.start(config, () => new Date(0), {
     onRebuilt: (seconds, swapped) => shelfLog?.rebuilt(seconds, swapped),
   });
   try {
@@ -57,17 +63,8 @@ test("a swap's listeners run before its health report; the rebuilt line comes af
 });
 
 test("the report waits for rebuilds: nothing of it is worked out while `idle` has not resolved", async () => {
-  const base = makeTemp();
-  const root = path.join(base, "shelf");
-  writeFiles(root, { "skills/alpha/SKILL.md": skillMd("alpha", "Use alpha.", "# alpha\n\nSee [the guide](references/one.md).\n") });
-  const result = configFromDirectories([root], base);
-  if (!result.ok) throw new Error("zero-config refused");
-  const lines: string[] = [];
-  const log = {
-    log: (level: LogLevel, message: string, fields: Readonly<Record<string, unknown>> = {}) =>
-      lines.push(`${level} ${message} ${fields["cites"] ?? ""}`.trim()),
-  };
-  const service = await ShelfService.start(result.config, () => new Date(0));
+  const { config, lines, log } = citingShelf();
+  const service = await ShelfService.start(config, () => new Date(0));
   try {
     let release: () => void = () => undefined;
     const busy = new Promise<void>((resolve) => (release = resolve));
@@ -88,12 +85,8 @@ test("the report waits for rebuilds: nothing of it is worked out while `idle` ha
 });
 
 test("ShelfService.idle resolves once the rebuilds queued when it was asked, and those queued meanwhile, are done", async () => {
-  const base = makeTemp();
-  const root = path.join(base, "shelf");
-  writeFiles(root, { "skills/alpha/SKILL.md": skillMd("alpha", "Use alpha.") });
-  const result = configFromDirectories([root], base);
-  if (!result.ok) throw new Error("zero-config refused");
-  const service = await ShelfService.start(result.config, () => new Date(0));
+  const { config } = citingShelf();
+  const service = await ShelfService.start(config, () => new Date(0));
   try {
     const order: string[] = [];
     await service.idle();
