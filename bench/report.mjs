@@ -27,7 +27,7 @@ export function scaleTargets(sc) {
     {
       figure: `${at}cold start to the first complete listing, HTTP`,
       target: "≤ 15 s",
-      measured: formatMs(sc.cold.listingMs),
+      measured: `${formatMs(sc.cold.listingMs)}${sc.peer?.coldListingMs ? ` (SDK peer here: ${formatMs(sc.peer.coldListingMs)})` : ""}${sc.coldDisk ? `; from a cold disk ${formatMs(sc.coldDisk.listingMs)}` : ""}`,
       pass: sc.cold.listingMs <= 15_000,
     },
     {
@@ -59,6 +59,13 @@ export function scaleTargets(sc) {
       target: "p99 ≤ 5 ms",
       measured: `p99 ${formatMs(sc.search.p99Ms)}, p50 ${formatMs(sc.search.p50Ms)} (first: ${formatMs(sc.search.firstMs)})`,
       pass: sc.search.p99Ms <= 5,
+    });
+  if (sc.discovery?.afterEdit)
+    out.push({
+      figure: `${at}discovery index of the whole shelf`,
+      target: "≤ 200 ms after an edit, then from the cache",
+      measured: `${formatMs(sc.discovery.afterEdit.ms)} after a one-skill edit, ${formatMs(sc.discovery.firstMs)} first, ${formatMs(sc.discovery.againMs)} again`,
+      pass: sc.discovery.afterEdit.ms <= 200,
     });
   if (sc.change?.edit)
     out.push({
@@ -568,18 +575,44 @@ export function formatReport(results) {
   return out.join("\n");
 }
 
-/** The scale section: one server on the big shelf from its cold start to a restart. */
+/** The scale section: one server on the big shelf from its cold start to a restart, beside the floors and the SDK
+ *  peer on the same shelf where the figure has one. */
 function formatScale(sc, against) {
-  const rows = [["figure", "skillshelf", ...against.header]];
-  const fig = (id, label, value) => rows.push([label, value, ...against.cells(id)]);
-  const disk = sc.coldDisk ? "after dropping the page cache: --cold-disk" : "shelf in the page cache";
+  const rows = [["figure", "skillshelf", "floor", "ours ÷ floor", "SDK peer", "ours ÷ peer", ...against.header]];
+  const none = { value: undefined };
+  /** `floor`, `peer`: `{value, text?}` (a number in the figure's unit, and how to show it when not formatMs). */
+  const fig = (id, label, value, { ours, floor = none, peer = none, show = formatMs } = {}) =>
+    rows.push([
+      label,
+      value,
+      floor.value === undefined ? "—" : (floor.text ?? show(floor.value)),
+      floor.value === undefined || ours === undefined ? "—" : formatRatio(ours, floor.value),
+      peer.value === undefined ? (peer.text ?? "—") : (peer.text ?? show(peer.value)),
+      peer.value === undefined || ours === undefined ? "—" : formatRatio(ours, peer.value),
+      ...against.cells(id),
+    ]);
+  const peer = sc.peer?.error ? { error: sc.peer.error } : (sc.peer ?? {});
+  const peerOf = (value, text) => (peer.error ? { value: undefined, text: "failed †" } : { value, text });
   const refused = sc.cold.refused408 ? `; the first ${sc.cold.refused408} request(s) answered 408 and sent again` : "";
   fig(
     "scale/cold",
-    `cold start (CLI) → first resources/list, HTTP (${disk}; listening after ${formatMs(sc.cold.readyMs)}${refused})`,
+    `cold start (CLI) → first resources/list, HTTP (shelf in the page cache; listening after ${formatMs(sc.cold.readyMs)}${refused}; floor: read and hash every file)`,
     formatMs(sc.cold.listingMs),
+    { ours: sc.cold.listingMs, floor: { value: sc.floor?.diskMs }, peer: peerOf(peer.coldListingMs) },
   );
-  fig("scale/listing", `listing size (resources/list result, ${sc.cold.rows} rows)`, formatBytes(sc.cold.listingBytes));
+  if (sc.coldDisk)
+    fig(
+      "scale/cold-disk",
+      `cold start from a cold disk (--cold-disk: the page cache dropped first; listening after ${formatMs(sc.coldDisk.readyMs)})`,
+      formatMs(sc.coldDisk.listingMs),
+    );
+  fig("scale/listing", `listing size (resources/list result, ${sc.cold.rows} rows)`, formatBytes(sc.cold.listingBytes), {
+    ours: sc.cold.listingBytes,
+    peer: peerOf(
+      peer.listingBytes,
+      peer.listingBytes === undefined ? undefined : `${formatBytes(peer.listingBytes)} (${formatNumber(peer.listingRows, 0)} rows)`,
+    ),
+  });
   if (sc.skillsWalk)
     fig(
       "scale/walk",
@@ -594,30 +627,81 @@ function formatScale(sc, against) {
       formatMs(sc.search.p99Ms),
     );
   }
+  const busy = (load) => ((load?.othersCores ?? 0) > BUSY_CORES ? " †" : "");
   if (sc.load)
     fig(
       "scale/load",
-      `read-mix, HTTP 2026, 8 in flight (p50 ${formatMs(sc.load.p50Ms)}, p99 ${formatMs(sc.load.p99Ms)}, ${sc.load.failures} wrong answers)${(sc.load.othersCores ?? 0) > BUSY_CORES ? " †" : ""}`,
+      `read-mix, HTTP 2026, 8 in flight (p50 ${formatMs(sc.load.p50Ms)}, p99 ${formatMs(sc.load.p99Ms)}, ${sc.load.failures} wrong answers)${busy(sc.load)}`,
       rate(sc.load.perSecond),
+      { ours: sc.load.perSecond, floor: { value: sc.floor?.load?.perSecond }, show: rate },
     );
-  fig("scale/rss-first", "RSS after the first listing, HTTP", MB(sc.cold.rssMB));
+  if (sc.readSkillMd)
+    fig(
+      "scale/read-skillmd",
+      `read-skillmd, HTTP 2026, 8 in flight (p50 ${formatMs(sc.readSkillMd.p50Ms)}, p99 ${formatMs(sc.readSkillMd.p99Ms)}, ${sc.readSkillMd.failures} wrong answers)${busy(sc.readSkillMd)}`,
+      rate(sc.readSkillMd.perSecond),
+      { ours: sc.readSkillMd.perSecond, peer: peerOf(peer.readSkillMd?.perSecond), show: rate },
+    );
+  fig("scale/rss-first", "RSS after the first listing, HTTP", MB(sc.cold.rssMB), {
+    ours: sc.cold.rssMB,
+    peer: peerOf(peer.rssMB),
+    show: MB,
+  });
   if (sc.memory) {
     fig(
       "scale/rss-steady",
       `steady RSS under that load (median of ${sc.memory.samples} samples, highest ${MB(sc.memory.maxSampledMB)})`,
       MB(sc.memory.steadyMB),
     );
-    fig("scale/rss-peak", "peak RSS of the HTTP server (VmHWM: its start included)", MB(sc.memory.peakMB));
+    fig("scale/rss-peak", "peak RSS of the HTTP server after its loads (VmHWM: its start included)", MB(sc.memory.peakMB), {
+      ours: sc.memory.peakMB,
+      floor: { value: sc.floor?.memory?.peakMB },
+      peer: peerOf(peer.peakMB),
+      show: MB,
+    });
   }
+  if (sc.discovery) {
+    const d = sc.discovery;
+    fig(
+      "scale/discovery-first",
+      `discovery index of the whole shelf, first request (${formatNumber(d.entries, 0)} skills, ${formatNumber(d.archives, 0)} archives; ${formatBytes(d.bytes)}${d.gzipBytes ? `, ${formatBytes(d.gzipBytes)} gzipped` : ""})`,
+      formatMs(d.firstMs),
+    );
+    fig("scale/discovery-again", "discovery index again (from the cache)", formatMs(d.againMs));
+    if (d.afterEdit)
+      fig(
+        "scale/discovery-edit",
+        `discovery index after a one-skill edit (the request that made it; seen ${formatMs(d.afterEdit.sinceEditMs)} after the edit)`,
+        formatMs(d.afterEdit.ms),
+      );
+  }
+  if (sc.git) {
+    fig(
+      "scale/git-first",
+      `shallow clone of plugin ${sc.git.plugin} (${formatNumber(sc.git.skills, 0)} skills, ${formatNumber(sc.git.files, 0)} files), first: its repository made`,
+      formatMs(sc.git.firstMs),
+    );
+    fig("scale/git-again", "the same clone again (the repository made already)", formatMs(sc.git.againMs));
+  }
+  if (sc.peakAfterChannelsMB)
+    fig("scale/rss-peak-after", "peak RSS of the HTTP server after the discovery index and the clone", MB(sc.peakAfterChannelsMB));
   if (sc.restart) fig("scale/restart", "restart with the cache → first resources/list, stdio", formatMs(sc.restart.listingMs));
   if (sc.change) {
     fig("scale/edit", "edit a subscribed SKILL.md → first notification", formatMs(sc.change.edit.notifiedMs));
     fig("scale/edit-visible", "edit a subscribed SKILL.md → readable", formatMs(sc.change.edit.visibleMs));
     fig("scale/add", "add a skill → first notification", formatMs(sc.change.add.notifiedMs));
   }
+  const notes = [];
+  if (peer.error) notes.push(`† The SDK peer on this shelf: ${peer.error}`);
+  else if (peer.load)
+    notes.push(
+      `The SDK peer read its ${formatNumber(peer.load.skills, 0)} skills in ${formatMs(peer.load.ms)} before it listened` +
+        `${peer.readSkillMd?.failures ? `; ${formatNumber(peer.readSkillMd.failures, 0)} of its SKILL.md reads failed` : ""}.`,
+    );
   return [
     `### Scale (${formatNumber(sc.n, 0)} skills, ${formatNumber(sc.files, 0)} files, ${formatBytes(sc.bytes)}; others took ${formatNumber(sc.cold.othersCores, 1)} cores during the cold start)\n`,
     formatTable(rows),
+    ...(notes.length ? ["", ...notes] : []),
   ];
 }
 

@@ -21,7 +21,7 @@
 //                      section runs for both builds in turn, every figure gets a ratio to the baseline's, and one
 //                      more than 15 % worse is flagged (listed at the end; the exit code stays 0)
 //   --baseline-rounds=R  rounds of (this build, baseline) per section (default 1); the ratios are of the medians
-//   --cold-disk        scale: drop the page cache before its cold start (root only; disturbs the whole machine)
+//   --cold-disk        scale: one more cold start after dropping the page cache (root only; disturbs the machine)
 //   --guard-runs=R     pairs of cold starts (on, off) per shelf in the guard suite (default 3, quick 1)
 //   --duration=SEC --warmup=SEC --cold-runs=R --concurrency=1,8
 //   --quiet-wait=SEC   before each load, wait up to SEC for other processes to go quiet (default 2, quick 0.5)

@@ -205,6 +205,13 @@ export function figuresOf(results) {
     add("scale", "scale/edit", `${k}: edit → first notification`, sc.change?.edit?.notifiedMs, "ms");
     add("scale", "scale/edit-visible", `${k}: edit → readable`, sc.change?.edit?.visibleMs, "ms");
     add("scale", "scale/add", `${k}: add a skill → first notification`, sc.change?.add?.notifiedMs, "ms");
+    add("scale", "scale/read-skillmd", `${k}: read-skillmd HTTP ×8, throughput`, sc.readSkillMd?.perSecond, "rate", "higher");
+    add("scale", "scale/discovery-first", `${k}: discovery index, first`, sc.discovery?.firstMs, "ms");
+    add("scale", "scale/discovery-again", `${k}: discovery index, again`, sc.discovery?.againMs, "ms");
+    add("scale", "scale/discovery-edit", `${k}: discovery index after an edit`, sc.discovery?.afterEdit?.ms, "ms");
+    add("scale", "scale/git-first", `${k}: plugin shallow clone, first`, sc.git?.firstMs, "ms");
+    add("scale", "scale/git-again", `${k}: plugin shallow clone, again`, sc.git?.againMs, "ms");
+    add("scale", "scale/cold-disk", `${k}: cold start from a cold disk → first resources/list`, sc.coldDisk?.listingMs, "ms");
   }
   return out;
 }

@@ -1,22 +1,24 @@
 // One server on a big shelf (made for `--sections=scale --n=100000`), from its cold start to a restart: over HTTP
 // the first complete listing and its size, skills/list walked to the end, the first search_skills (it builds the
 // index) and its p99 once built, 8-way read-mix load with RSS sampled meanwhile (steady = the median sample, peak
-// = the kernel's high-water mark); then a restart on the cache it wrote, over stdio, and an edit of a subscribed
-// SKILL.md → the first notification. It all runs on a copy of the shelf made of hard links (`cp -al`: the same
-// inodes, so the same bytes in the page cache, and no 1.5 GB to copy at 100,000 skills), in which the one file the
-// edit rewrites is a file of its own: the generated shelf, which other runs reuse, is never written.
-// --cold-disk: the cold start after dropping the page cache (bench/lib/page-cache.mjs), else from the page cache.
+// = the kernel's high-water mark) and 8-way SKILL.md reads; the discovery index of the whole shelf and a shallow
+// clone of one plugin's repository; then a restart on the cache it wrote, over stdio, and an edit of a subscribed
+// SKILL.md → the first notification. Beside this build only: the floors and the SDK's skills server on the same
+// shelf (scale-extra.mjs). It all runs on a copy of the shelf made of hard links (`cp -al`: the same inodes, so the
+// same bytes in the page cache, and no 1.5 GB to copy at 100,000 skills), in which the one file the edit rewrites
+// is a file of its own: the generated shelf, which other runs reuse, is never written.
+// --cold-disk: one more cold start at the end, after dropping the page cache (bench/lib/page-cache.mjs).
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { dropPageCache } from "../lib/page-cache.mjs";
-import { readMix } from "../lib/mixes.mjs";
 import { memoryOf, waitIdle, watchOthers } from "../lib/proc.mjs";
 import { createRandom } from "../lib/random.mjs";
 import { skillshelfSpec, startServer } from "../lib/servers.mjs";
 import { median, percentile } from "../lib/stats.mjs";
 import { measureChanges } from "./change.mjs";
-import { firstListing, loadWorkload, walkSkills } from "./serve.mjs";
+import { measureDiscovery, measureFloors, measureGitClone, measurePeer } from "./scale-extra.mjs";
+import { firstListing, loadWorkload, walkSkills, workloadsFor } from "./serve.mjs";
 
 const SEARCH_QUERIES = 300;
 const RSS_SAMPLE_MS = 250;
@@ -78,8 +80,9 @@ export async function runScaleSuite(ctx, shelf, { coldDisk = false } = {}) {
         config,
         cacheDir,
         skill,
+        skillMd,
         coldDisk,
-        out: { n, files: shelf.manifest.stats.files, bytes: shelf.manifest.stats.bytes, coldDisk },
+        out: { n, files: shelf.manifest.stats.files, bytes: shelf.manifest.stats.bytes },
       },
       shelf.manifest,
     );
@@ -89,7 +92,7 @@ export async function runScaleSuite(ctx, shelf, { coldDisk = false } = {}) {
   }
 }
 
-async function measure(ctx, { n, root, config, cacheDir, skill, coldDisk, out }, manifest) {
+async function measure(ctx, { n, root, config, cacheDir, skill, skillMd, coldDisk, out }, manifest) {
   const { projectRoot, log, options } = ctx;
   // skillshelf logs its listening line once the shelf is built: minutes at 100,000 skills on 2 shared cores.
   const spec = (transport) => ({
@@ -105,12 +108,10 @@ async function measure(ctx, { n, root, config, cacheDir, skill, coldDisk, out },
     }),
   });
 
-  // 1. Cold start over HTTP: no harvest record, and with --cold-disk no page cache either.
+  const { readMix: workload, readSkillMd } = workloadsFor(manifest, options);
+
+  // 1. Cold start over HTTP: no harvest record; the shelf in the page cache (the cold disk comes last).
   fs.rmSync(cacheDir, { recursive: true, force: true });
-  if (coldDisk) {
-    log(`scale ${n}: dropping the page cache (--cold-disk)`);
-    dropPageCache();
-  }
   log(`scale ${n}: cold start over HTTP to the first complete listing`);
   const watch = watchOthers([]);
   const http = await startServer(spec("http"));
@@ -149,9 +150,7 @@ async function measure(ctx, { n, root, config, cacheDir, skill, coldDisk, out },
       log(`scale ${n}: first search_skills ${firstMs.toFixed(0)} ms, then p99 ${out.search.p99Ms.toFixed(1)} ms`);
     }
 
-    // 4. 8-way read-mix load over HTTP, RSS sampled meanwhile.
-    const reads = readMix(manifest, options.serveUris, options.seed + 10);
-    const workload = { id: "read-mix", method: "resources/read", calls: reads.map((e) => ({ params: { uri: e.uri }, expect: e.expect })) };
+    // 4. 8-way read-mix load over HTTP, RSS sampled meanwhile; then the SKILL.md reads the SDK peer can serve too.
     const rss = [];
     const sampler = setInterval(() => {
       const m = memoryOf(http.pid);
@@ -168,17 +167,30 @@ async function measure(ctx, { n, root, config, cacheDir, skill, coldDisk, out },
       samples: rss.length,
       peakMB: http.memory()?.peakMB,
     };
+    out.readSkillMd = await loadWorkload(http, readSkillMd, Math.max(...options.concurrency), ctx);
+
+    // 5. What the install channels cost at this size: the discovery index of the whole shelf (the `skills`
+    // installer's first request), and a shallow clone of one plugin's repository (Claude Code's install).
+    log(`scale ${n}: the discovery index of the whole shelf, first and again`);
+    out.discovery = await measureDiscovery(http, skillMd);
+    if (out.discovery === null) log(`scale ${n}: this build serves no discovery index: not measured`);
+    const plugin = skill.lib;
+    const pluginSkills = manifest.skills.filter((s) => s.served && s.lib === plugin).length;
+    log(`scale ${n}: a shallow clone of plugin ${plugin} (${pluginSkills} skills), first and again`);
+    out.git = await measureGitClone(http, plugin, pluginSkills);
+    if (out.git === null) log(`scale ${n}: this build serves no plugin repositories: not measured`);
   } finally {
+    out.peakAfterChannelsMB = http.memory()?.peakMB;
     await http.close();
   }
 
-  // 5. A restart on the cache the HTTP server wrote, over stdio (the transport that carries notifications).
+  // 6. A restart on the cache the HTTP server wrote, over stdio (the transport that carries notifications).
   log(`scale ${n}: restart with the cache, over stdio`);
   const stdio = await startServer(spec("stdio"));
   try {
     const restart = await firstListing(stdio);
     out.restart = { listingMs: restart.ms, rows: restart.rows };
-    // 6. Once its start has settled (watches set up, the record verified against the disk): edit → notification.
+    // 7. Once its start has settled (watches set up, the record verified against the disk): edit → notification.
     await waitIdle(stdio.pid, { maxMs: IDLE_WAIT_MS });
     log(`scale ${n}: edit a subscribed SKILL.md, add a skill`);
     const change = await measureChanges(stdio, root, skill, (s) => `skill://${s.lib}/${s.address.join("/")}/SKILL.md`);
@@ -186,6 +198,35 @@ async function measure(ctx, { n, root, config, cacheDir, skill, coldDisk, out },
   } finally {
     out.restartMemory = stdio.memory();
     await stdio.close();
+  }
+
+  // 8. The references, beside this build only: the floors, and the SDK's skills server on the same shelf.
+  if (ctx.references) {
+    log(`scale ${n}: the floors (disk, and the floor server's read-mix at the same answer size)`);
+    out.floor = await measureFloors(ctx, root, workload, out.load.meanBytes);
+    if (ctx.kit.script) {
+      log(`scale ${n}: the SDK skills server over HTTP (its start reads every skill)`);
+      try {
+        out.peer = await measurePeer(ctx, root, readSkillMd);
+      } catch (error) {
+        out.peer = { error: String(error.message ?? error).split("\n")[0] };
+        log(`scale ${n}: the SDK skills server failed: ${out.peer.error}`);
+      }
+    }
+  }
+
+  // 9. With --cold-disk, one more cold start after dropping the page cache (last: it disturbs the whole machine).
+  if (coldDisk) {
+    fs.rmSync(cacheDir, { recursive: true, force: true });
+    log(`scale ${n}: dropping the page cache (--cold-disk), then a cold start over HTTP`);
+    dropPageCache();
+    const cold = await startServer(spec("http"));
+    try {
+      const listing = await firstListing(cold, { retry408: true });
+      out.coldDisk = { listingMs: listing.ms, readyMs: cold.readyMs, rssMB: cold.memory()?.rssMB };
+    } finally {
+      await cold.close();
+    }
   }
   return out;
 }

@@ -65,6 +65,14 @@ export async function loadWorkload(handle, workload, concurrency, ctx, { peer = 
   return row;
 }
 
+/** The floor's read body for `workload`: skillshelf's mean answer on it (`meanBytes`) less the floor's envelope (its
+ *  answer with an empty body, less the URI it echoes) and the workload's mean URI length, so that both send as many
+ *  bytes per answer. */
+export function floorReadBytes(workload, meanBytes, envelope) {
+  const uriLength = workload.calls.reduce((sum, call) => sum + (call.params.uri?.length ?? 0), 0) / workload.calls.length;
+  return Math.max(0, (meanBytes ?? 0) - envelope - uriLength);
+}
+
 /** Walk skills/list to the end: the cursors of every page, the first page's result, the time it took. */
 export async function walkSkills(handle) {
   const t0 = performance.now();
@@ -269,9 +277,7 @@ export async function runServeSuite(ctx, shelf) {
     ];
     for (const [transport, era, list, conc] of floorRuns) {
       for (const workload of list) {
-        const key = `${transport}/${era}/${workload.id}`;
-        const uriLength = workload.calls.reduce((sum, call) => sum + (call.params.uri?.length ?? 0), 0) / workload.calls.length;
-        const readBytes = Math.max(0, (meanBytes[key] ?? 0) - envelope[`${transport}/${era}`] - uriLength);
+        const readBytes = floorReadBytes(workload, meanBytes[`${transport}/${era}/${workload.id}`], envelope[`${transport}/${era}`]);
         const handle = await startServer(floorSpec({ projectRoot, transport, era, readBytes, skillsFile }));
         for (const c of conc) out.loads.push(await loadWorkload(handle, workload, c, ctx, { floor: true }));
         out.memory[`floor-${transport}`] = handle.memory();
