@@ -27,24 +27,32 @@ export function listingRows(shelf: Shelf, scope: Scope, full: boolean): readonly
   const libs = visibleLibraries(shelf, scope);
   const rows: ListingRow[] = [];
   for (const lib of libs) rows.push(...libraryRows(lib));
-  if (full) {
-    const skills: ListingRow[] = [];
-    for (const lib of libs) {
-      for (const skill of lib.skills.values()) {
-        skills.push({
-          uri: formatSkillMdUri(lib.library.name, skill.address),
-          name: skill.name,
-          description: skill.description,
-          mimeType: MARKDOWN,
-        });
-      }
-    }
-    skills.sort((a, b) => compareCodeUnits(a.uri, b.uri));
-    rows.push(...skills);
-  }
+  if (full) rows.push(...byUri(libs.flatMap(skillRows)));
   Object.freeze(rows);
   view.listings.set(full, rows);
   return rows;
+}
+
+/** One library's part of the listing with one row per skill: its index rows, then its skills' rows by URI; none
+ *  when the scope does not see it. That listing is every visible library's index rows by library name, then all
+ *  their skill rows by URI, and a library's skill URIs sort together (they all begin `skill://<library>/`): two
+ *  shelves list the same exactly when each library's part is the same. */
+export function libraryListing(shelf: Shelf, scope: Scope, name: string): readonly ListingRow[] {
+  const lib = libraryView(viewOf(shelf, scope), name);
+  return lib === null ? [] : [...libraryRows(lib), ...byUri(skillRows(lib))];
+}
+
+function skillRows(lib: LibraryView): ListingRow[] {
+  return [...lib.skills.values()].map((skill) => ({
+    uri: formatSkillMdUri(lib.library.name, skill.address),
+    name: skill.name,
+    description: skill.description,
+    mimeType: MARKDOWN,
+  }));
+}
+
+function byUri(rows: ListingRow[]): ListingRow[] {
+  return rows.sort((a, b) => compareCodeUnits(a.uri, b.uri));
 }
 
 /** A key that sorts listing rows (code-unit order) exactly as `listingRows` orders them, computed from the row's
