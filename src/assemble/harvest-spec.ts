@@ -12,6 +12,7 @@ import {
   readPluginManifest,
 } from "../harvest/index.js";
 import { parsePluginPrompts } from "../shelf/index.js";
+import { memoizeBy } from "../memo/index.js";
 import { isDirectorySync, resolveInside, type Tree, type TreeTable } from "../sources/index.js";
 import type { PluginSpec } from "./specs.js";
 
@@ -81,6 +82,9 @@ export async function harvestSpec(config: Config, spec: PluginSpec, trees: TreeT
   return harvested === last ? harvested : parsePluginPrompts({ ...harvested, dialect: spec.dialect });
 }
 
+/** Real paths of a plugin's root held per harvest: one, and the one before it was re-pointed. */
+const ROOT_PATHS_HELD = 2;
+
 /** An empty, `.` or `..` segment in a POSIX path. */
 const NOT_NORMAL = /\/\/|\/\.\.?(?:\/|$)/;
 
@@ -92,24 +96,27 @@ function liesWithin(plugin: HarvestedPlugin, rootAbs: string): boolean {
   } catch {
     return false;
   }
-  const prefix = real.endsWith("/") ? real : `${real}/`;
-  // Normalised too: a recorded `<root>/../x` starts with the root's path but does not lie in it. (An absolute path
-  // is its own normal form exactly when it has no empty, `.` or `..` segment: a test, where path.normalize built a
-  // new string for each of the hundreds of thousands of files a large shelf records.)
-  const inside = (file: { readonly abs: string }): boolean => file.abs.startsWith(prefix) && !NOT_NORMAL.test(file.abs);
-  if (withinRoot.get(plugin) === prefix) return true;
-  const within =
-    plugin.skills.every((skill) => inside(skill.skillMd) && skill.files.every(inside)) &&
-    plugin.libraryFiles.every(inside) &&
-    [...plugin.tree.values()].every(inside);
-  if (within) withinRoot.set(plugin, prefix);
-  return within;
+  return allWithin(plugin, real.endsWith("/") ? real : `${real}/`);
 }
 
-/** The real root each harvest was last found to lie within: the verdict depends only on the harvest (immutable) and
- *  that path, and each rescan of a watched plugin asks it again of the same harvest (a tenth of a second for every
- *  file of a 5,000-skill plugin), while its root's real path is found anew each time. */
-const withinRoot = new WeakMap<HarvestedPlugin, string>();
+/** Whether every file of `plugin` lies under `prefix` (a real path ending in `/`): a function of the harvest (never
+ *  changed) and that path alone, so each rescan of a watched plugin, which asks it again of the same harvest (a
+ *  tenth of a second for a plugin of 5,000 skills), gets it from the memo while the root's real path stays. */
+const allWithin = memoizeBy(
+  ROOT_PATHS_HELD,
+  (prefix: string) => prefix,
+  (plugin: HarvestedPlugin, prefix: string): boolean => {
+    // Normalised too: a recorded `<root>/../x` starts with the root's path but does not lie in it. (An absolute path
+    // is its own normal form exactly when it has no empty, `.` or `..` segment: a test, where path.normalize built a
+    // new string for each of the hundreds of thousands of files a large shelf records.)
+    const inside = (file: { readonly abs: string }): boolean => file.abs.startsWith(prefix) && !NOT_NORMAL.test(file.abs);
+    return (
+      plugin.skills.every((skill) => inside(skill.skillMd) && skill.files.every(inside)) &&
+      plugin.libraryFiles.every(inside) &&
+      [...plugin.tree.values()].every(inside)
+    );
+  },
+);
 
 /** The commit and everything the spec says, or undefined for a local tree (it may change at any time). */
 export function stampOf(spec: PluginSpec, tree: Tree | undefined): string | undefined {
