@@ -1,6 +1,6 @@
 // What changed between two shelves when the build kept a library from the previous one (the very same object): the
 // diffs skip it without reading it, unless a scope sees it differently on the two shelves; the libraries the build
-// made again are compared as before, and a library added or removed is a change of the listing.
+// made again are compared as before, and a library added, removed or renamed is a change of the listing.
 import { describe, expect, test } from "vitest";
 import { changedUris, diffShelves, FULL_SCOPE_ON, type Scope } from "../../src/resolve/index.js";
 import type { Library, Shelf } from "../../src/shelf/index.js";
@@ -86,5 +86,19 @@ describe("libraries added or removed", () => {
     const kitOnly = (): Scope => scopeOf({ library: "kit" });
     expect(diffShelves(previous, grown, kitOnly)).toEqual({ listChanged: true, promptsChanged: false });
     expect(changedUris(previous, grown, kitOnly)).toEqual([]);
+  });
+
+  test("a library renamed is a change too, where the scope sees neither name", () => {
+    const previous = buildTestShelf(spec(["skills/one"]));
+    const renamed = buildTestShelf({
+      ...spec(["skills/one"]),
+      libraries: [
+        { name: "kit", plugins: ["a"] },
+        { name: "crew", plugins: ["t"] },
+      ],
+    });
+    const kitOnly = (): Scope => scopeOf({ library: "kit" });
+    expect(diffShelves(previous, renamed, kitOnly)).toEqual({ listChanged: true, promptsChanged: false });
+    expect(changedUris(previous, renamed, kitOnly)).toEqual([]);
   });
 });
