@@ -9,6 +9,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { scriptArgs } from "./lib/args.mjs";
+import { GIT_ENV } from "./lib/proc.mjs";
 
 const run = promisify(execFile);
 const { args, load } = scriptArgs();
@@ -17,7 +18,6 @@ const { ShelfService, ShelfReader, ContentCache } = await load("live/index.js");
 const { createHttpApp } = await load("http/index.js");
 const { PluginRepos } = await load("plugins/index.js");
 
-const ENV = { PATH: process.env.PATH, GIT_CONFIG_NOSYSTEM: "1", GIT_CONFIG_GLOBAL: "/dev/null", HOME: "/nonexistent" };
 // Every folder the run makes, removed when it ends (a failed run included).
 const made = [];
 const temp = (prefix) => {
@@ -77,7 +77,7 @@ async function timed(work) {
 /** Runs git and answers the bytes of the pack the server sent (git writes it to GIT_TRACE_PACKFILE). */
 async function packBytes(gitArgs, cwd) {
   const trace = path.join(temp("bench-pack-"), "pack");
-  await run("git", gitArgs, { cwd, env: { ...ENV, GIT_TRACE_PACKFILE: trace } });
+  await run("git", gitArgs, { cwd, env: { ...GIT_ENV, GIT_TRACE_PACKFILE: trace } });
   return fs.existsSync(trace) ? fs.statSync(trace).size : 0;
 }
 
@@ -88,8 +88,8 @@ let clonePackBytes = 0;
 const firstMs = await timed(async () => {
   clonePackBytes = await packBytes(["clone", "--quiet", "--depth", "1", one.url, path.join(root, "a")]);
 });
-const againMs = await timed(() => run("git", ["clone", "--quiet", "--depth", "1", one.url, path.join(root, "b")], { env: ENV }));
-await run("git", ["clone", "--quiet", one.url, path.join(root, "full")], { env: ENV });
+const againMs = await timed(() => run("git", ["clone", "--quiet", "--depth", "1", one.url, path.join(root, "b")], { env: GIT_ENV }));
+await run("git", ["clone", "--quiet", one.url, path.join(root, "full")], { env: GIT_ENV });
 fs.appendFileSync(path.join(root, "kit", "skills", "skill-0", "SKILL.md"), "One more line.\n");
 await one.service.rebuild();
 let fetchPackBytes = 0;
@@ -99,7 +99,7 @@ const fetchMs = await timed(async () => {
 const fullFetchPackBytes = await packBytes(["fetch", "--quiet", "origin"], path.join(root, "full"));
 const heads = await Promise.all(
   ["a", "full"].map(async (clone) =>
-    (await run("git", ["rev-parse", "origin/main"], { cwd: path.join(root, clone), env: ENV })).stdout.trim(),
+    (await run("git", ["rev-parse", "origin/main"], { cwd: path.join(root, clone), env: GIT_ENV })).stdout.trim(),
   ),
 );
 if (heads[0] !== heads[1]) throw new Error(`the two clones fetched different commits: ${heads.join(", ")}`);
@@ -110,7 +110,7 @@ await one.service.close();
 const diskSkills = Number(args["disk-skills"] ?? 1000);
 const big = await serve(temp("bench-plugins-big-"), diskSkills);
 const bigMs = await timed(() =>
-  run("git", ["clone", "--quiet", "--depth", "1", big.url, path.join(temp("bench-clone-"), "c")], { env: ENV }),
+  run("git", ["clone", "--quiet", "--depth", "1", big.url, path.join(temp("bench-clone-"), "c")], { env: GIT_ENV }),
 );
 const repoBytes = await big.repos.bytes();
 big.server.close();

@@ -3,6 +3,10 @@ import { spawn } from "node:child_process";
 import fs from "node:fs";
 import net from "node:net";
 
+/** The environment git runs in for the benchmarks: no system or user config, no home, so nothing of the machine's
+ *  own git setup changes what a clone or fetch does. */
+export const GIT_ENV = { PATH: process.env.PATH, GIT_CONFIG_NOSYSTEM: "1", GIT_CONFIG_GLOBAL: "/dev/null", HOME: "/nonexistent" };
+
 /** VmRSS and VmHWM (the kernel's peak RSS) of one process, in MiB; null once it is gone. */
 export function memoryOf(pid) {
   try {

@@ -7,12 +7,11 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
-import { memoryOf } from "../lib/proc.mjs";
+import { GIT_ENV } from "../lib/proc.mjs";
 import { floorSpec, peerLoadMs, peerSpec, startServer } from "../lib/servers.mjs";
-import { floorReadBytes, firstListing, loadWorkload } from "./serve.mjs";
+import { floorEnvelope, floorReadBytes, firstListing, loadWorkload } from "./serve.mjs";
 
 const run = promisify(execFile);
-const GIT_ENV = { PATH: process.env.PATH, GIT_CONFIG_NOSYSTEM: "1", GIT_CONFIG_GLOBAL: "/dev/null", HOME: "/nonexistent" };
 /** The SDK peer reads every skill into memory before it listens: minutes at 100,000 skills. */
 const PEER_START_TIMEOUT_MS = 1_800_000;
 /** How long an edit may take to show in the discovery index (a rebuild of the big shelf, then the index). */
@@ -100,9 +99,8 @@ export async function measureFloors(ctx, shelfDir, workload, meanBytes) {
     (await run(process.execPath, [path.join(projectRoot, "bench/disk-floor.mjs"), shelfDir], { cwd: projectRoot, maxBuffer: 1024 * 1024 }))
       .stdout,
   );
-  const uri = workload.calls[0].params.uri;
   const probe = await startServer(floorSpec({ projectRoot, transport: "http", era: "modern", readBytes: 0 }));
-  const envelope = (await probe.send(probe.prepare("resources/read", { uri }))).bytes - uri.length;
+  const envelope = await floorEnvelope(probe, workload.calls[0].params.uri);
   await probe.close();
   const server = await startServer(
     floorSpec({ projectRoot, transport: "http", era: "modern", readBytes: floorReadBytes(workload, meanBytes, envelope) }),
@@ -129,7 +127,7 @@ export async function measurePeer(ctx, shelfDir, readSkillMd) {
       load: peerLoadMs(peer.stderr()),
       listingRows: listing.rows,
       listingBytes: listing.bytes,
-      rssMB: memoryOf(peer.pid)?.rssMB,
+      rssMB: peer.memory()?.rssMB,
     };
     out.readSkillMd = await loadWorkload(peer, readSkillMd, Math.max(...ctx.options.concurrency), ctx, { peer: true });
     out.peakMB = peer.memory()?.peakMB;

@@ -65,6 +65,12 @@ export async function loadWorkload(handle, workload, concurrency, ctx, { peer = 
   return row;
 }
 
+/** The bytes of a floor server's answer to a read of `uri` with an empty body, less the URI it echoes: what every
+ *  answer of that transport and era carries besides its body. */
+export async function floorEnvelope(probe, uri) {
+  return (await probe.send(probe.prepare("resources/read", { uri }))).bytes - uri.length;
+}
+
 /** The floor's read body for `workload`: skillshelf's mean answer on it (`meanBytes`) less the floor's envelope (its
  *  answer with an empty body, less the URI it echoes) and the workload's mean URI length, so that both send as many
  *  bytes per answer. */
@@ -266,8 +272,7 @@ export async function runServeSuite(ctx, shelf) {
     ]) {
       const probe = await startServer(floorSpec({ projectRoot, transport, era, readBytes: 0 }));
       if (transport === "stdio") out.floorCold = { listingMs: (await firstListing(probe)).ms };
-      const reply = await probe.send(probe.prepare("resources/read", { uri: mixWorkload.calls[0].params.uri }));
-      envelope[`${transport}/${era}`] = reply.bytes - mixWorkload.calls[0].params.uri.length;
+      envelope[`${transport}/${era}`] = await floorEnvelope(probe, mixWorkload.calls[0].params.uri);
       await probe.close();
     }
     const floorRuns = [
